@@ -1,0 +1,6 @@
+export * from "./errors";
+export * from "./rng";
+export * from "./stats";
+export * from "./heap";
+export * from "./data";
+export * from "./table";

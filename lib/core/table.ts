@@ -1,0 +1,55 @@
+// The one Table type every demo returns: plain data that the notebook renders, the CLI prints and tests assert.
+
+/** How a column's numbers are written: fixed decimals, integer with separators, percent, or a function. */
+export type Format =
+  | "int"
+  | "fixed0"
+  | "fixed1"
+  | "fixed2"
+  | "fixed3"
+  | "fixed4"
+  | "percent0"
+  | "percent1"
+  | "sig3"
+  | "text"
+  | ((value: unknown) => string);
+
+export interface Column {
+  /** property name in each row (stable: tests and JSON use it) */
+  key: string;
+  /** header shown to the reader */
+  label: string;
+  /** unit shown in the header, e.g. "s", "req/s", "× service time" */
+  unit?: string;
+  format?: Format;
+}
+
+export type Cell = string | number | boolean | null | undefined;
+export type Row = Record<string, Cell>;
+
+export interface Table {
+  id?: string;
+  title: string;
+  columns: Column[];
+  rows: Row[];
+  notes?: string[];
+}
+
+/** Selects rows matching all given key/value pairs. */
+export function rowsWhere(table: Table, match: Record<string, Cell>): Row[] {
+  return table.rows.filter((r) => Object.entries(match).every(([k, v]) => r[k] === v));
+}
+
+/** The single row matching `match`; throws when none or several match (tests and prose rely on this). */
+export function rowWhere(table: Table, match: Record<string, Cell>): Row {
+  const rows = rowsWhere(table, match);
+  if (rows.length !== 1) throw new Error(`expected one row matching ${JSON.stringify(match)} in "${table.title}", found ${rows.length}`);
+  return rows[0];
+}
+
+/** The numeric cell `key` of the single row matching `match`. */
+export function cell(table: Table, match: Record<string, Cell>, key: string): number {
+  const v = rowWhere(table, match)[key];
+  if (typeof v !== "number") throw new Error(`cell ${key} of ${JSON.stringify(match)} is not a number`);
+  return v;
+}

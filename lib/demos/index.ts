@@ -1,0 +1,7 @@
+// Every demo of the lecture, registered by id. Add a new demo file here.
+import { registerDemo } from "./registry";
+import { stepModelDecode, stepModelPrefill } from "./step-model";
+
+export * from "./registry";
+
+for (const demo of [stepModelPrefill, stepModelDecode]) registerDemo(demo);

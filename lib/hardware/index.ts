@@ -1,0 +1,2 @@
+export * from "./specs";
+export * from "./step-model";

@@ -1,0 +1,173 @@
+// The roofline "paper GPU" (lecture 1): time of one engine iteration = Σ over operator groups of
+// max(compute time, memory time), with efficiency factors for what real kernels achieve.
+//
+// Operator groups:
+//  - linear layers (QKV/O projections, SwiGLU FFN, LM head for the tokens that need logits):
+//    compute 2·params·tokens FLOPs; memory = the weights, read once per iteration;
+//  - prefill attention: 4·(heads·headDim)·(attended pairs) FLOPs per layer, causal over the cached prefix plus
+//    the new tokens; memory = KV of the cached prefix read + new KV written;
+//  - decode attention: memory-bound, reads every running request's KV once per iteration;
+//  - tensor parallelism (tp > 1): compute and memory divide by tp; two ring all-reduces per layer of
+//    tokens·hidden·2 bytes, each 2·(tp−1)/tp·bytes / link bandwidth + a fixed latency.
+// A fixed per-iteration overhead stands for scheduling and kernel launches.
+import { checkInteger, checkNumber, ParameterError } from "../core/errors";
+import { GpuSpec, kvBytesPerToken, ModelSpec, resolveGpu, resolveModel, weightBytes } from "./specs";
+
+/** Fraction of peak FLOP/s reached by large GEMMs (fitted: Mistral-7B prefill of 2,100 tokens ≈ 0.28 s on an A6000). */
+export const LINEAR_COMPUTE_EFFICIENCY = 0.7;
+/** Fraction of peak FLOP/s reached by attention kernels (fitted: prefill of 21,000 tokens ≈ 3.77 s). */
+export const ATTENTION_COMPUTE_EFFICIENCY = 0.7;
+/** Fraction of peak memory bandwidth reached (fitted: a single decode step ≈ 24 ms). */
+export const MEMORY_EFFICIENCY = 0.8;
+/** Fixed cost of one engine iteration: scheduling, sampling, kernel launches (seconds). */
+export const ITERATION_OVERHEAD_SECONDS = 0.0005;
+/** Latency of one all-reduce, independent of its size (seconds). */
+export const ALLREDUCE_LATENCY_SECONDS = 10e-6;
+
+export interface PrefillChunk {
+  /** tokens computed in this iteration */
+  tokens: number;
+  /** tokens of the same request already in KV (cached prefix, or earlier chunks) */
+  cached: number;
+}
+
+export interface StepBatch {
+  prefillTokens?: PrefillChunk[];
+  /** context length (tokens in KV) of every request decoding one token in this iteration */
+  decodeContexts?: ArrayLike<number>;
+}
+
+export interface StepBreakdown {
+  seconds: number;
+  linear: number;
+  prefillAttention: number;
+  decodeAttention: number;
+  allReduce: number;
+  overhead: number;
+}
+
+export interface StepModelOptions {
+  /** tensor-parallel degree: divides heads and KV heads; default 1 */
+  tp?: number;
+}
+
+export class StepModel {
+  readonly model: ModelSpec;
+  readonly gpu: GpuSpec;
+  readonly tp: number;
+  /** parameters in matmuls that every token passes through (all but the embeddings and LM head) */
+  private readonly layerParams: number;
+  private readonly lmHeadParams: number;
+  private readonly flops: number;
+  private readonly bandwidth: number;
+  private readonly kvBytes: number;
+  private readonly weightReadSeconds: number;
+
+  constructor(model: ModelSpec | string, gpu: GpuSpec | string, options: StepModelOptions = {}) {
+    this.model = resolveModel(model);
+    this.gpu = resolveGpu(gpu);
+    const tp = options.tp ?? 1;
+    checkInteger("tp", tp, { min: 1 });
+    if (this.model.heads % tp !== 0 || this.model.kvHeads % tp !== 0) {
+      throw new ParameterError("tp", `must divide the model's ${this.model.heads} heads and ${this.model.kvHeads} KV heads, got ${tp}`);
+    }
+    this.tp = tp;
+    const m = this.model;
+    const attentionParams = m.hidden * m.heads * m.headDim * 2 + m.hidden * m.kvHeads * m.headDim * 2;
+    this.layerParams = m.layers * (attentionParams + 3 * m.hidden * m.ffn);
+    this.lmHeadParams = m.hidden * m.vocab;
+    this.flops = this.gpu.bf16DenseFlops * tp;
+    this.bandwidth = this.gpu.memoryBandwidthBytesPerSec * MEMORY_EFFICIENCY * tp;
+    this.kvBytes = kvBytesPerToken(m);
+    this.weightReadSeconds = weightBytes(m) / this.bandwidth;
+  }
+
+  /** Seconds for one request's prefill of `newTokens` on top of `cachedTokens` already in KV. */
+  prefill(newTokens: number, cachedTokens = 0): number {
+    checkInteger("newTokens", newTokens, { min: 0 });
+    checkInteger("cachedTokens", cachedTokens, { min: 0 });
+    if (newTokens === 0) return 0;
+    return this.breakdown({ prefillTokens: [{ tokens: newTokens, cached: cachedTokens }] }).seconds;
+  }
+
+  /** Seconds for one decode iteration of `batchSize` requests holding `totalContextTokens` in KV together. */
+  decodeStep(batchSize: number, totalContextTokens: number): number {
+    checkInteger("batchSize", batchSize, { min: 1 });
+    checkInteger("totalContextTokens", totalContextTokens, { min: 0 });
+    return this.mixed(0, 0, 0, batchSize, totalContextTokens).seconds;
+  }
+
+  /** Seconds for a mixed iteration: chunked prefill of some requests plus one decode token for others. */
+  step(batch: StepBatch): number {
+    return this.breakdown(batch).seconds;
+  }
+
+  breakdown(batch: StepBatch): StepBreakdown {
+    let prefillTokens = 0;
+    let pairs = 0;
+    let cachedRead = 0;
+    let prefillRequests = 0;
+    for (const chunk of batch.prefillTokens ?? []) {
+      const t = chunk.tokens;
+      const c = chunk.cached;
+      if (!(Number.isInteger(t) && t >= 0)) throw new ParameterError("prefillTokens[].tokens", `must be an integer ≥ 0, got ${String(t)}`);
+      if (!(Number.isInteger(c) && c >= 0)) throw new ParameterError("prefillTokens[].cached", `must be an integer ≥ 0, got ${String(c)}`);
+      if (t === 0) continue;
+      prefillTokens += t;
+      pairs += t * c + (t * (t + 1)) / 2;
+      cachedRead += c;
+      prefillRequests++;
+    }
+    const contexts = batch.decodeContexts ?? [];
+    let decodeContext = 0;
+    for (let i = 0; i < contexts.length; i++) {
+      const c = contexts[i];
+      if (!(c >= 0)) throw new ParameterError("decodeContexts[]", `must be ≥ 0, got ${String(c)}`);
+      decodeContext += c;
+    }
+    return this.mixed(prefillTokens, pairs, cachedRead, contexts.length, decodeContext, prefillRequests);
+  }
+
+  /** The roofline for aggregated batch quantities (the hot path of the cluster simulator: no allocation). */
+  mixed(prefillTokens: number, attendedPairs: number, cachedTokensRead: number, decodeRequests: number, decodeContextTokens: number, prefillRequests = prefillTokens > 0 ? 1 : 0): StepBreakdown {
+    const m = this.model;
+    const tokens = prefillTokens + decodeRequests;
+    if (tokens === 0) return { seconds: 0, linear: 0, prefillAttention: 0, decodeAttention: 0, allReduce: 0, overhead: 0 };
+    // Logits are needed for the last prefill token of each request and for every decoding request.
+    const logitTokens = prefillRequests + decodeRequests;
+    const linearFlops = 2 * this.layerParams * tokens + 2 * this.lmHeadParams * logitTokens;
+    const linear = Math.max(linearFlops / (this.flops * LINEAR_COMPUTE_EFFICIENCY), this.weightReadSeconds);
+    const attentionWidth = m.heads * m.headDim * m.layers;
+    const prefillAttentionFlops = 4 * attentionWidth * attendedPairs;
+    const prefillAttentionBytes = (cachedTokensRead + prefillTokens) * this.kvBytes;
+    const prefillAttention = prefillTokens > 0 ? Math.max(prefillAttentionFlops / (this.flops * ATTENTION_COMPUTE_EFFICIENCY), prefillAttentionBytes / this.bandwidth) : 0;
+    const decodeAttentionFlops = 4 * attentionWidth * (decodeContextTokens + decodeRequests);
+    const decodeAttentionBytes = (decodeContextTokens + decodeRequests) * this.kvBytes;
+    const decodeAttention = decodeRequests > 0 ? Math.max(decodeAttentionFlops / (this.flops * ATTENTION_COMPUTE_EFFICIENCY), decodeAttentionBytes / this.bandwidth) : 0;
+    let allReduce = 0;
+    if (this.tp > 1) {
+      const bytes = tokens * m.hidden * m.bytesPerParameter;
+      const perAllReduce = (2 * (this.tp - 1) * bytes) / this.tp / this.gpu.interconnectBytesPerSec + ALLREDUCE_LATENCY_SECONDS;
+      allReduce = 2 * m.layers * perAllReduce;
+    }
+    const overhead = ITERATION_OVERHEAD_SECONDS;
+    return { seconds: linear + prefillAttention + decodeAttention + allReduce + overhead, linear, prefillAttention, decodeAttention, allReduce, overhead };
+  }
+
+  /** Seconds per output token of a request decoding alone with the given context (Preble's decode estimate). */
+  singleRequestDecodeSeconds(contextTokens: number): number {
+    return this.decodeStep(1, contextTokens);
+  }
+}
+
+/** Tokens of KV that fit: (memory × fraction − weights) / KV bytes per token, per GPU under tensor parallelism. */
+export function kvCapacityTokens(model: ModelSpec | string, gpu: GpuSpec | string, memFraction = 0.9, tp = 1): number {
+  const m = resolveModel(model);
+  const g = resolveGpu(gpu);
+  checkNumber("memFraction", memFraction, { above: 0, max: 1 });
+  checkInteger("tp", tp, { min: 1 });
+  if (m.heads % tp !== 0 || m.kvHeads % tp !== 0) throw new ParameterError("tp", `must divide the model's ${m.heads} heads and ${m.kvHeads} KV heads, got ${tp}`);
+  const free = g.memoryBytes * memFraction - weightBytes(m) / tp;
+  if (free <= 0) throw new ParameterError("gpu", `${m.name} weights (${(weightBytes(m) / tp / 1e9).toFixed(1)} GB per GPU) do not fit in ${memFraction} of ${g.name}'s ${g.memoryBytes / 1e9} GB`);
+  return Math.floor(free / (kvBytesPerToken(m) / tp));
+}

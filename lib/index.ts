@@ -1,0 +1,5 @@
+// The public surface: notebooks `import { ... } from "./lib/index"` (a folder import fails under tslab).
+export * from "./core/index";
+export * from "./hardware/index";
+export * from "./demos/index";
+export * from "./view/index";

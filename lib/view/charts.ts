@@ -1,0 +1,91 @@
+// Chart builders from a Table: axis titles come from the columns' labels and units.
+import type { Column, Table } from "../core/table";
+import { headerText } from "./table";
+import type { Figure } from "./plot";
+
+function column(table: Table, key: string): Column {
+  const c = table.columns.find((col) => col.key === key);
+  if (!c) throw new Error(`chart: column "${key}" not in table "${table.title}" (columns: ${table.columns.map((x) => x.key).join(", ")})`);
+  return c;
+}
+
+function groups(table: Table, key: string | undefined): Array<{ name: string; rows: Table["rows"] }> {
+  if (!key) return [{ name: "", rows: table.rows }];
+  const order: string[] = [];
+  const byName = new Map<string, Table["rows"]>();
+  for (const r of table.rows) {
+    const name = String(r[key]);
+    if (!byName.has(name)) {
+      byName.set(name, []);
+      order.push(name);
+    }
+    (byName.get(name) as Table["rows"]).push(r);
+  }
+  return order.map((name) => ({ name, rows: byName.get(name) as Table["rows"] }));
+}
+
+export interface ChartOptions {
+  x: string;
+  y: string;
+  /** one trace per distinct value of this column */
+  group?: string;
+  title?: string;
+  logX?: boolean;
+  logY?: boolean;
+  xTitle?: string;
+  yTitle?: string;
+}
+
+function axes(table: Table, o: ChartOptions): Figure["layout"] {
+  return {
+    title: o.title ?? table.title,
+    xaxis: { title: o.xTitle ?? headerText(column(table, o.x)), type: o.logX ? "log" : undefined },
+    yaxis: { title: o.yTitle ?? headerText(column(table, o.y)), type: o.logY ? "log" : undefined },
+  };
+}
+
+/** Grouped bars: x categories, one bar colour per group. */
+export function bars(table: Table, o: ChartOptions): Figure {
+  return {
+    data: groups(table, o.group).map((g) => ({
+      type: "bar",
+      name: g.name,
+      x: g.rows.map((r) => String(r[o.x])),
+      y: g.rows.map((r) => r[o.y]),
+    })),
+    layout: { ...axes(table, o), barmode: "group" },
+  };
+}
+
+/** Lines with markers: one line per group. */
+export function lines(table: Table, o: ChartOptions): Figure {
+  return {
+    data: groups(table, o.group).map((g) => ({
+      type: "scatter",
+      mode: "lines+markers",
+      name: g.name,
+      x: g.rows.map((r) => r[o.x]),
+      y: g.rows.map((r) => r[o.y]),
+    })),
+    layout: axes(table, o),
+  };
+}
+
+/** A heatmap from a matrix with labelled axes. */
+export function heatmap(options: { z: number[][]; x: string[]; y: string[]; title: string; xTitle: string; yTitle: string; zTitle?: string; text?: boolean }): Figure {
+  return {
+    data: [
+      {
+        type: "heatmap",
+        z: options.z,
+        x: options.x,
+        y: options.y,
+        colorscale: "Viridis",
+        colorbar: { title: { text: options.zTitle ?? "" } },
+        text: options.text === false ? undefined : options.z.map((row) => row.map((v) => v.toFixed(2))),
+        texttemplate: options.text === false ? undefined : "%{text}",
+      },
+    ],
+    layout: { title: options.title, xaxis: { title: options.xTitle, type: "category" }, yaxis: { title: options.yTitle, type: "category" } },
+  };
+}

@@ -1,0 +1,20 @@
+import type { Table } from "../core/table";
+import { displayHtml, Rendered } from "./display";
+import { tableHtml, tableText } from "./table";
+
+export * from "./table";
+export * from "./plot";
+export * from "./md";
+export * from "./charts";
+export { displayHtml, displayMarkdown, statusLine, kernel } from "./display";
+export type { Rendered } from "./display";
+
+/** Renders a Table (HTML in the notebook, text elsewhere) and returns both forms. */
+export function table(t: Table): Rendered {
+  const rendered = { html: tableHtml(t), text: tableText(t) };
+  displayHtml(rendered);
+  return rendered;
+}
+
+/** Shows a Table; an alias that reads naturally in cells: show(runDemo("02.1")). */
+export const show = table;

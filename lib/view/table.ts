@@ -1,0 +1,125 @@
+// HTML and plain-text renderings of the one Table type (lib/core/table.ts).
+import type { Column, Format, Row, Table } from "../core/table";
+export type { Column, Format, Row, Table, Cell } from "../core/table";
+
+export function formatValue(value: unknown, format: Format = "sig3"): string {
+  if (value === null || value === undefined) return "—";
+  if (typeof format === "function") return format(value);
+  if (typeof value === "boolean") return value ? "yes" : "no";
+  if (typeof value !== "number") return String(value);
+  if (Number.isNaN(value)) return "n/a";
+  if (!Number.isFinite(value)) return value > 0 ? "∞" : "−∞";
+  switch (format) {
+    case "int":
+      return Math.round(value).toLocaleString("en-US");
+    case "fixed0":
+      return value.toFixed(0);
+    case "fixed1":
+      return value.toFixed(1);
+    case "fixed2":
+      return value.toFixed(2);
+    case "fixed3":
+      return value.toFixed(3);
+    case "fixed4":
+      return value.toFixed(4);
+    case "percent0":
+      return `${(value * 100).toFixed(0)}%`;
+    case "percent1":
+      return `${(value * 100).toFixed(1)}%`;
+    case "text":
+      return String(value);
+    case "sig3":
+    default:
+      return formatSignificant(value, 3);
+  }
+}
+
+/** A number with `digits` significant digits, without exponent notation for everyday magnitudes. */
+export function formatSignificant(value: number, digits = 3): string {
+  if (value === 0) return "0";
+  const magnitude = Math.floor(Math.log10(Math.abs(value)));
+  if (magnitude >= 6 || magnitude < -4) return value.toPrecision(digits);
+  const decimals = Math.max(0, digits - 1 - magnitude);
+  return value.toLocaleString("en-US", { minimumFractionDigits: decimals, maximumFractionDigits: decimals });
+}
+
+export function escapeHtml(text: string): string {
+  return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&#39;");
+}
+
+export function headerText(column: Column): string {
+  return column.unit ? `${column.label} (${column.unit})` : column.label;
+}
+
+function isNumericColumn(table: Table, column: Column): boolean {
+  return table.rows.some((r) => typeof r[column.key] === "number");
+}
+
+export function tableHtml(table: Table): string {
+  const head = table.columns
+    .map((c) => {
+      const unit = c.unit ? ` <span class="l11-unit">(${escapeHtml(c.unit)})</span>` : "";
+      return `<th title="${escapeHtml(c.key)}">${escapeHtml(c.label)}${unit}</th>`;
+    })
+    .join("");
+  const numeric = table.columns.map((c) => isNumericColumn(table, c));
+  const body = table.rows
+    .map(
+      (row) =>
+        "<tr>" +
+        table.columns
+          .map((c, i) => `<td${numeric[i] ? ' style="text-align:right"' : ""}>${escapeHtml(formatValue(row[c.key], c.format))}</td>`)
+          .join("") +
+        "</tr>",
+    )
+    .join("\n");
+  const notes = (table.notes ?? []).map((n) => `<li>${escapeHtml(n)}</li>`).join("");
+  return (
+    `<div class="l11-table">` +
+    `<div style="font-weight:bold;margin:4px 0">${escapeHtml(table.title)}</div>` +
+    `<table><thead><tr>${head}</tr></thead><tbody>\n${body}\n</tbody></table>` +
+    (notes ? `<ul style="font-size:90%;color:#555;margin-top:4px">${notes}</ul>` : "") +
+    `</div>`
+  );
+}
+
+/** Monospace rendering for terminals and the CLI: width measured in display columns (CJK counts as 2). */
+export function tableText(table: Table): string {
+  const headers = table.columns.map(headerText);
+  const cells = table.rows.map((row) => table.columns.map((c) => formatValue(row[c.key], c.format)));
+  const numeric = table.columns.map((c) => isNumericColumn(table, c));
+  const widths = headers.map((h, i) => Math.max(displayWidth(h), ...cells.map((r) => displayWidth(r[i]))));
+  const pad = (s: string, i: number) => {
+    const fill = " ".repeat(widths[i] - displayWidth(s));
+    return numeric[i] ? fill + s : s + fill;
+  };
+  const lines = [
+    table.title,
+    headers.map(pad).join("  "),
+    widths.map((w) => "-".repeat(w)).join("  "),
+    ...cells.map((r) => r.map(pad).join("  ")),
+  ];
+  for (const note of table.notes ?? []) lines.push(`* ${note}`);
+  return lines.join("\n");
+}
+
+export function displayWidth(text: string): number {
+  let width = 0;
+  for (const ch of text) {
+    const code = ch.codePointAt(0) as number;
+    width += code >= 0x1100 && (code <= 0x115f || (code >= 0x2e80 && code <= 0xa4cf) || (code >= 0xac00 && code <= 0xd7a3) || (code >= 0xf900 && code <= 0xfaff) || (code >= 0xfe30 && code <= 0xfe4f) || (code >= 0xff00 && code <= 0xff60) || (code >= 0xffe0 && code <= 0xffe6)) ? 2 : 1;
+  }
+  return width;
+}
+
+/** Rows as plain objects keyed by column key (the CLI's --json shape). */
+export function tableJson(table: Table): { id?: string; title: string; columns: Column[]; rows: Row[]; notes: string[] } {
+  return {
+    id: table.id,
+    title: table.title,
+    columns: table.columns.map((c) => ({ key: c.key, label: c.label, unit: c.unit, format: typeof c.format === "function" ? undefined : c.format })),
+    rows: table.rows.map((r) => Object.fromEntries(table.columns.map((c) => [c.key, r[c.key] ?? null]))),
+    notes: table.notes ?? [],
+  };
+}
+
