@@ -9,11 +9,10 @@ export * from "./charts";
 export { displayHtml, displayMarkdown, statusLine, kernel } from "./display";
 export type { Rendered } from "./display";
 
-/** Renders a Table (HTML in the notebook, text elsewhere) and returns both forms. */
-export function table(t: Table): Rendered {
-  const rendered = { html: tableHtml(t), text: tableText(t) };
-  displayHtml(rendered);
-  return rendered;
+/** Renders a Table (HTML in the notebook, text elsewhere). Returns nothing so the cell does not echo it;
+ * tableHtml / tableText give the strings. */
+export function table(t: Table): void {
+  displayHtml({ html: tableHtml(t), text: tableText(t) });
 }
 
 /** Shows a Table; an alias that reads naturally in cells: show(runDemo("02.1")). */

@@ -19,11 +19,10 @@ export function mdText(strings: TemplateStringsArray, ...values: unknown[]): str
   return out;
 }
 
-/** Renders markdown with computed numbers in the notebook (stdout elsewhere); returns the text. */
-export function md(strings: TemplateStringsArray, ...values: unknown[]): string {
-  const text = mdText(strings, ...values);
-  displayMarkdown(text);
-  return text;
+/** Renders markdown with computed numbers in the notebook (stdout elsewhere). Returns nothing, so a cell
+ * ending in md`…` does not echo the text again (tslab prints a cell's last value); use mdText for the string. */
+export function md(strings: TemplateStringsArray, ...values: unknown[]): void {
+  displayMarkdown(mdText(strings, ...values));
 }
 
 /** A number with a fixed count of decimals, for prose: md`${fixed(x, 2)} 秒`. */

@@ -81,10 +81,10 @@ export function figureText(figure: Figure): string {
 }
 
 /** Renders a figure; in the notebook it draws, elsewhere it prints a one-line description. */
-export function plot(figure: Figure, options: { height?: number } = {}): Rendered {
+// Returns nothing: a cell's last value is printed to stdout by tslab, so a return value would be echoed.
+export function plot(figure: Figure, options: { height?: number } = {}): void {
   const includeBundle = !bundleSent;
-  const rendered = { html: figureHtml(figure, { includeBundle, height: options.height }), text: figureText(figure) };
+  const rendered: Rendered = { html: figureHtml(figure, { includeBundle, height: options.height }), text: figureText(figure) };
   bundleSent = true;
   displayHtml(rendered);
-  return rendered;
 }
