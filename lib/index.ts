@@ -3,3 +3,4 @@ export * from "./core/index";
 export * from "./hardware/index";
 export * from "./demos/index";
 export * from "./view/index";
+export * from "./exercises/index";
