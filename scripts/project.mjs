@@ -1,0 +1,96 @@
+// Shared facts for the set-up scripts: where things are, which Debian packages each command needs, the
+// project-local Jupyter environment, and the tslab kernel spec. Node built-ins only (runs before `npm ci`).
+import { spawnSync } from "node:child_process";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { fileURLToPath } from "node:url";
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+export const NOTEBOOKS_DIR = path.join(ROOT, "notebooks");
+export const JUPYTER_DIR = path.join(ROOT, ".jupyter");
+export const KERNEL_DIR = path.join(JUPYTER_DIR, "kernels", "tslab");
+// Debian's python: it is the one that sees python3-nbclient & co. (a pyenv/conda python3 on PATH does not).
+export const PYTHON = "/usr/bin/python3";
+export const CHROMIUM = "/usr/bin/chromium";
+
+/** Debian packages for `npm start` and `npm run handouts` (Notebook 6, nbconvert 6.5, nbclient, kernel plumbing). */
+export const DEBIAN_JUPYTER = ["jupyter-notebook", "jupyter-client", "jupyter-nbconvert", "python3-nbclient", "python3-ipykernel"];
+/** `npm test` also opens a handout in headless Chromium. */
+export const DEBIAN_TEST = [...DEBIAN_JUPYTER, "chromium"];
+
+/** Environment that keeps every Jupyter read and write inside the project (kept in step with run_notebooks.py). */
+export function jupyterEnv(base = process.env) {
+  return {
+    ...base,
+    JUPYTER_PATH: JUPYTER_DIR,
+    JUPYTER_CONFIG_DIR: path.join(JUPYTER_DIR, "config"),
+    JUPYTER_DATA_DIR: path.join(JUPYTER_DIR, "data"),
+    JUPYTER_RUNTIME_DIR: path.join(JUPYTER_DIR, "runtime"),
+    IPYTHONDIR: path.join(JUPYTER_DIR, "ipython"),
+    PYDEVD_DISABLE_FILE_VALIDATION: "1",
+  };
+}
+
+export function isRoot() {
+  return typeof process.getuid === "function" && process.getuid() === 0;
+}
+
+/** Debian packages from `wanted` that are not installed. Null when dpkg is not there (not Debian). */
+export function missingDebianPackages(wanted) {
+  const r = spawnSync("dpkg-query", ["-W", "-f=${Package} ${db:Status-Abbrev}\\n", ...wanted], { encoding: "utf8" });
+  if (r.error) return null;
+  const installed = new Set(
+    r.stdout
+      .split("\n")
+      .map((line) => line.trim().split(/\s+/))
+      .filter(([name, status]) => name && status && status.startsWith("ii"))
+      .map(([name]) => name.replace(/:.*$/, "")),
+  );
+  return wanted.filter((p) => !installed.has(p));
+}
+
+/** Why node_modules does not match package-lock.json (first mismatch), or null when it does. */
+export function nodeModulesStale() {
+  const lockPath = path.join(ROOT, "package-lock.json");
+  if (!fs.existsSync(path.join(ROOT, "node_modules"))) return "node_modules is missing";
+  const lock = JSON.parse(fs.readFileSync(lockPath, "utf8"));
+  for (const [where, entry] of Object.entries(lock.packages ?? {})) {
+    if (where === "" || entry.link) continue;
+    const manifest = path.join(ROOT, where, "package.json");
+    if (!fs.existsSync(manifest)) {
+      if (entry.optional) continue; // platform-specific binaries for other systems
+      return `${where} is missing`;
+    }
+    const version = JSON.parse(fs.readFileSync(manifest, "utf8")).version;
+    if (entry.version && version !== entry.version) return `${where} is ${version}, package-lock.json wants ${entry.version}`;
+  }
+  return null;
+}
+
+/** The tslab kernel spec with absolute paths, so the kernel starts without any PATH set-up. */
+export function kernelSpec() {
+  return {
+    argv: [process.execPath, path.join(ROOT, "node_modules", "tslab", "bin", "tslab"), "kernel", "--config-path", "{connection_file}"],
+    display_name: "TypeScript",
+    language: "typescript",
+  };
+}
+
+/** Writes .jupyter/kernels/tslab/kernel.json when it differs; returns whether it changed. */
+export function writeKernelSpec() {
+  const file = path.join(KERNEL_DIR, "kernel.json");
+  const text = JSON.stringify(kernelSpec(), null, 1) + "\n";
+  if (fs.existsSync(file) && fs.readFileSync(file, "utf8") === text) return false;
+  fs.mkdirSync(KERNEL_DIR, { recursive: true });
+  fs.writeFileSync(file, text);
+  return true;
+}
+
+/** Notebook files under notebooks/, sorted by name (checkpoints excluded). */
+export function listNotebooks() {
+  return fs
+    .readdirSync(NOTEBOOKS_DIR)
+    .filter((f) => f.endsWith(".ipynb"))
+    .sort()
+    .map((f) => path.join(NOTEBOOKS_DIR, f));
+}

@@ -1,0 +1,252 @@
+#!/usr/bin/python3
+"""Runs notebooks in the tslab kernel (through nbclient) and fails loudly; optionally exports each one to HTML.
+
+The one notebook runner of the project: `npm run handouts` and `test/notebooks.test.ts` both call it.
+
+    /usr/bin/python3 scripts/run_notebooks.py [--html-dir DIR] [--summary FILE] [--timeout S] NB.ipynb ...
+
+A notebook fails when a code cell
+  - ends in an error (tslab reports it as execute_reply status "error" plus a stderr stream, not as an error output),
+  - has an error output,
+  - is left without execution: tslab cancels every request that arrives within 200 ms of a failing cell and answers
+    "abort", which nbclient takes for success -- so the cells after an error would pass silently without this check,
+  - times out, or the kernel dies.
+A cell tagged `raises-exception` (the nbclient/nbval convention) may raise -- and then must raise; the runner waits
+out tslab's 200 ms cancel window after it so the following cells do run. Cells tagged `skip-execution` and empty
+cells are not run. On failure it prints the notebook, the cell (index and source) and its stderr / error text.
+
+Needs Debian's python3-nbclient and python3-nbconvert (hence /usr/bin/python3, not a pyenv python). The Jupyter
+paths are pointed into the project's .jupyter/ here, so it finds the kernel that `scripts/setup.mjs` registered.
+"""
+import argparse
+import asyncio
+import json
+import os
+import re
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+JUPYTER_DIR = os.path.join(ROOT, ".jupyter")
+# Keep in step with jupyterEnv() in scripts/project.mjs.
+os.environ["JUPYTER_PATH"] = JUPYTER_DIR
+os.environ["JUPYTER_CONFIG_DIR"] = os.path.join(JUPYTER_DIR, "config")
+os.environ["JUPYTER_DATA_DIR"] = os.path.join(JUPYTER_DIR, "data")
+os.environ["JUPYTER_RUNTIME_DIR"] = os.path.join(JUPYTER_DIR, "runtime")
+os.environ["IPYTHONDIR"] = os.path.join(JUPYTER_DIR, "ipython")
+os.environ.setdefault("PYDEVD_DISABLE_FILE_VALIDATION", "1")
+
+import nbformat  # noqa: E402
+from nbclient import NotebookClient  # noqa: E402
+from nbclient.exceptions import CellTimeoutError, DeadKernelError  # noqa: E402
+
+ALLOW_TAG = "raises-exception"
+SKIP_TAG = "skip-execution"
+TSLAB_CANCEL_WINDOW_S = 0.4  # tslab aborts requests arriving < 200 ms after an error (tslab/dist/jupyter.js)
+ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
+
+
+class StopAtFailure(Exception):
+    """Raised from the hook to stop at the first failing cell (the rest would only be aborted)."""
+
+
+def tags(cell):
+    return cell.get("metadata", {}).get("tags", []) or []
+
+
+def runnable(cell):
+    return cell.cell_type == "code" and cell.source.strip() != "" and SKIP_TAG not in tags(cell)
+
+
+def error_text(cell, streams=("stderr",)):
+    parts = []
+    for out in cell.get("outputs", []):
+        if out.get("output_type") == "stream" and out.get("name") in streams:
+            parts.append(out.get("text", ""))
+        elif out.get("output_type") == "error":
+            parts.append("\n".join(out.get("traceback", [])) or f"{out.get('ename')}: {out.get('evalue')}")
+    return ANSI.sub("", "".join(p if p.endswith("\n") else p + "\n" for p in parts)).rstrip()
+
+
+def title_of(nb, fallback):
+    """The first markdown heading, and a second heading right after it (the bilingual title), if any."""
+    for cell in nb.cells:
+        if cell.cell_type != "markdown":
+            continue
+        lines = [ln.strip() for ln in cell.source.splitlines()]
+        heads = []
+        for ln in lines:
+            m = re.match(r"^#{1,6}\s+(.*?)\s*#*$", ln)
+            if m:
+                heads.append(m.group(1))
+            elif heads and ln:
+                break
+        if heads:
+            return heads[0], (heads[1] if len(heads) > 1 else "")
+        break
+    return fallback, ""
+
+
+def run_notebook(path, timeout, kernel_name):
+    """Executes the notebook in place (in memory). Returns (nb, failures, warnings, cell_seconds)."""
+    nb = nbformat.read(path, as_version=4)
+    replies = {}
+    started = {}
+    seconds = {}
+
+    def on_execute(cell, cell_index):
+        started[cell_index] = time.monotonic()
+
+    async def on_executed(cell, cell_index, execute_reply):
+        seconds[cell_index] = time.monotonic() - started.get(cell_index, time.monotonic())
+        status = (execute_reply or {}).get("content", {}).get("status")
+        replies[cell_index] = status
+        if status == "error":
+            if ALLOW_TAG in tags(cell):
+                await asyncio.sleep(TSLAB_CANCEL_WINDOW_S)
+            else:
+                raise StopAtFailure()
+
+    client = NotebookClient(
+        nb,
+        timeout=timeout,
+        startup_timeout=120,
+        kernel_name=kernel_name,
+        allow_errors=True,
+        record_timing=False,
+        resources={"metadata": {"path": os.path.dirname(os.path.abspath(path))}},
+        on_cell_execute=on_execute,
+        on_cell_executed=on_executed,
+    )
+    crash = None
+    try:
+        client.execute()
+    except StopAtFailure:
+        pass
+    except CellTimeoutError as e:
+        crash = f"timed out (more than {timeout} s in one cell): {str(e).splitlines()[0] if str(e) else ''}"
+    except DeadKernelError as e:
+        crash = f"the kernel died: {e}"
+    except Exception as e:  # kernel not found, failed to start, ...
+        crash = f"{type(e).__name__}: {e}"
+
+    failures, warnings = [], []
+    if crash and not replies:  # the kernel did not start, or the first cell never answered
+        return nb, [(None, None, crash)], [], seconds, []
+    first_bad = None
+    for index, cell in enumerate(nb.cells):
+        if not runnable(cell):
+            continue
+        status = replies.get(index)
+        allowed = ALLOW_TAG in tags(cell)
+        has_error_output = any(o.get("output_type") == "error" for o in cell.get("outputs", []))
+        reason = None
+        if status is None:
+            if first_bad is None:
+                reason = crash or "was not executed"
+        elif status == "abort" or status == "aborted":
+            reason = "was aborted by the kernel (tslab cancels the cells after a failing one)"
+        elif status == "error" or has_error_output:
+            if not allowed:
+                reason = "raised an error"
+        elif status != "ok":
+            reason = f"finished with status {status!r}"
+        elif allowed:
+            reason = f"is tagged {ALLOW_TAG!r} but did not raise"
+        if status is not None and cell.get("execution_count") is None and reason is None:
+            reason = "has no execution count (not executed)"
+        if reason:
+            if first_bad is None:
+                first_bad = index
+                failures.append((index, cell, reason))
+            continue
+        if first_bad is None and status == "ok":
+            text = error_text(cell)
+            if text:
+                warnings.append((index, text))
+    not_run = [i for i, c in enumerate(nb.cells) if runnable(c) and first_bad is not None and i > first_bad]
+    if crash and first_bad is None:
+        failures.append((None, None, crash))
+    return nb, failures, warnings, seconds, not_run
+
+
+def describe_failure(path, nb, failure, not_run):
+    index, cell, reason = failure
+    rel = os.path.relpath(path)
+    if cell is None:
+        return f"FAILED {rel}: {reason}"
+    code_number = sum(1 for c in nb.cells[: index + 1] if c.cell_type == "code")
+    lines = [f"FAILED {rel}: cell {index} (code cell {code_number}) {reason}"]
+    lines.append("---- cell source ----")
+    lines.append(cell.source.rstrip())
+    text = error_text(cell)
+    lines.append("---- stderr / error ----")
+    lines.append(text or "(none)")
+    if not_run:
+        lines.append(f"---- {len(not_run)} later code cell(s) not run: cells {', '.join(map(str, not_run))} ----")
+    return "\n".join(lines)
+
+
+def export_html(nb, name, title, html_dir, mathjax_url):
+    from nbconvert import HTMLExporter
+
+    exporter = HTMLExporter(
+        extra_template_basedirs=[os.path.join(ROOT, "scripts", "handout-template")],
+        template_name="handout",
+        mathjax_url=mathjax_url,
+    )
+    nb.metadata["title"] = title
+    body, _ = exporter.from_notebook_node(nb, resources={"metadata": {"name": name}})
+    out = os.path.join(html_dir, name + ".html")
+    with open(out, "w", encoding="utf-8") as f:
+        f.write(body)
+    return out
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("notebooks", nargs="+")
+    parser.add_argument("--html-dir", help="write <name>.html for each notebook that ran cleanly")
+    parser.add_argument("--mathjax-url", default="mathjax/tex-chtml-full.js", help="MathJax 3 script, relative to the HTML")
+    parser.add_argument("--summary", help="write a JSON summary (title, seconds, html, failure per notebook)")
+    parser.add_argument("--timeout", type=int, default=600, help="seconds allowed per cell (default 600)")
+    parser.add_argument("--kernel", default="tslab")
+    args = parser.parse_args()
+
+    summary = []
+    total = len(args.notebooks)
+    for n, path in enumerate(args.notebooks, 1):
+        name = os.path.splitext(os.path.basename(path))[0]
+        print(f"[{n}/{total}] {os.path.relpath(path)} ...", flush=True)
+        t0 = time.monotonic()
+        nb, failures, warnings, seconds, not_run = run_notebook(path, args.timeout, args.kernel)
+        elapsed = time.monotonic() - t0
+        title, subtitle = title_of(nb, name)
+        entry = {"notebook": os.path.relpath(path, ROOT), "name": name, "title": title, "subtitle": subtitle,
+                 "seconds": round(elapsed, 2), "ok": not failures, "html": None, "failure": None}
+        for index, text in warnings:
+            first = text.splitlines()[0] if text else ""
+            print(f"    note: cell {index} wrote to stderr: {first[:200]}", flush=True)
+        if failures:
+            entry["failure"] = describe_failure(path, nb, failures[0], not_run)
+            print(entry["failure"], flush=True)
+            print(f"[{n}/{total}] {name}: FAILED after {elapsed:.1f} s", flush=True)
+        else:
+            code = [i for i, c in enumerate(nb.cells) if runnable(c)]
+            slow = max(seconds.items(), key=lambda kv: kv[1]) if seconds else None
+            slowest = f", slowest cell {slow[0]} {slow[1]:.1f} s" if slow else ""
+            if args.html_dir:
+                os.makedirs(args.html_dir, exist_ok=True)
+                entry["html"] = os.path.basename(export_html(nb, name, title, args.html_dir, args.mathjax_url))
+            print(f"[{n}/{total}] {name}: ok in {elapsed:.1f} s ({len(code)} code cells{slowest})", flush=True)
+        summary.append(entry)
+    if args.summary:
+        with open(args.summary, "w", encoding="utf-8") as f:
+            json.dump(summary, f, ensure_ascii=False, indent=1)
+    failed = [e for e in summary if not e["ok"]]
+    print(f"{len(summary) - len(failed)} notebook(s) ran cleanly, {len(failed)} failed", flush=True)
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

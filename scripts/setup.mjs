@@ -1,0 +1,99 @@
+// Idempotent set-up, run before `npm start`, `npm test` and `npm run handouts`:
+//   1. node modules: `npm ci` when node_modules is missing or does not match package-lock.json;
+//   2. Debian packages (Jupyter Notebook, nbconvert, nbclient, ipykernel; + chromium with --for-tests):
+//      installed with apt-get when root, otherwise the exact command is printed and we exit non-zero;
+//   3. the tslab kernel spec in the project's .jupyter/ (absolute node + tslab paths; nothing outside the project).
+// Quick when everything is in place: it only reads a few files and asks dpkg.
+import { spawnSync } from "node:child_process";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import {
+  DEBIAN_JUPYTER,
+  DEBIAN_TEST,
+  JUPYTER_DIR,
+  PYTHON,
+  ROOT,
+  isRoot,
+  kernelSpec,
+  missingDebianPackages,
+  nodeModulesStale,
+  writeKernelSpec,
+} from "./project.mjs";
+
+const started = Date.now();
+const forTests = process.argv.includes("--for-tests");
+const done = [];
+
+function run(command, args, options = {}) {
+  console.log(`setup: $ ${command} ${args.join(" ")}`);
+  const r = spawnSync(command, args, { stdio: "inherit", cwd: ROOT, ...options });
+  if (r.error) throw r.error;
+  if (r.status !== 0) {
+    console.error(`setup: \`${command} ${args.join(" ")}\` failed (exit ${r.status})`);
+    process.exit(r.status || 1);
+  }
+}
+
+// 1. Node modules.
+const stale = nodeModulesStale();
+if (stale) {
+  console.log(`setup: ${stale}; installing node modules`);
+  run(process.platform === "win32" ? "npm.cmd" : "npm", ["ci", "--no-audit", "--no-fund"]);
+  const still = nodeModulesStale();
+  if (still) {
+    console.error(`setup: after npm ci, ${still}`);
+    process.exit(1);
+  }
+  done.push("node modules installed");
+} else {
+  done.push("node modules ok");
+}
+
+// 2. Debian packages.
+const wanted = forTests ? DEBIAN_TEST : DEBIAN_JUPYTER;
+const missing = missingDebianPackages(wanted);
+if (missing === null) {
+  // Not a Debian system: we cannot install, but we can tell whether Jupyter is usable.
+  const probe = spawnSync(PYTHON, ["-c", "import nbclient, nbconvert, notebook"], { encoding: "utf8" });
+  if (probe.status !== 0) {
+    console.error(
+      `setup: ${PYTHON} cannot import nbclient / nbconvert / notebook, and this is not a Debian system (no dpkg).\n` +
+        `       Install the Debian packages ${wanted.join(" ")} (Debian 12 / Ubuntu 22.04+), or a Jupyter Notebook 6,\n` +
+        `       nbconvert 6 and nbclient for ${PYTHON}.`,
+    );
+    process.exit(1);
+  }
+  done.push("no dpkg; Jupyter importable");
+} else if (missing.length > 0) {
+  const install = ["install", "-y", ...missing];
+  if (!isRoot()) {
+    console.error(
+      `setup: missing Debian packages: ${missing.join(" ")}\n` +
+        `       Install them, then run this command again:\n\n` +
+        `    sudo apt-get update && sudo apt-get install -y ${missing.join(" ")}\n`,
+    );
+    process.exit(1);
+  }
+  const env = { ...process.env, DEBIAN_FRONTEND: "noninteractive" };
+  run("apt-get", ["update"], { env });
+  run("apt-get", install, { env });
+  const left = missingDebianPackages(wanted) ?? [];
+  if (left.length > 0) {
+    console.error(`setup: still missing after apt-get: ${left.join(" ")}`);
+    process.exit(1);
+  }
+  done.push(`installed ${missing.join(", ")}`);
+} else {
+  done.push("Debian packages ok");
+}
+
+// 3. The tslab kernel, registered in the project-local Jupyter path.
+const tslab = kernelSpec().argv[1];
+if (!fs.existsSync(tslab)) {
+  console.error(`setup: ${tslab} is missing; run \`npm ci\``);
+  process.exit(1);
+}
+for (const sub of ["config", "data", "runtime"]) fs.mkdirSync(path.join(JUPYTER_DIR, sub), { recursive: true });
+done.push(writeKernelSpec() ? "kernel spec written" : "kernel spec ok");
+
+console.log(`setup: ready in ${((Date.now() - started) / 1000).toFixed(1)} s (${done.join("; ")})`);
