@@ -1,6 +1,7 @@
 // The public surface: notebooks `import { ... } from "./lib/index"` (a folder import fails under tslab).
 export * from "./core/index";
 export * from "./hardware/index";
+export * from "./dispatch/index";
 export * from "./demos/index";
 export * from "./view/index";
 export * from "./exercises/index";

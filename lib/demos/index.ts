@@ -1,7 +1,9 @@
 // Every demo of the lecture, registered by id. Add a new demo file here.
 import { registerDemo } from "./registry";
 import { stepModelDecode, stepModelPrefill } from "./step-model";
+import { classicDispatchDemos } from "./classic-dispatch";
 
 export * from "./registry";
 
 for (const demo of [stepModelPrefill, stepModelDecode]) registerDemo(demo);
+for (const demo of classicDispatchDemos) registerDemo(demo);
