@@ -87,7 +87,7 @@ def title_of(nb, fallback):
     return fallback, ""
 
 
-def run_notebook(path, timeout, kernel_name):
+def run_notebook(path, timeout, kernel_name, after_error_wait=TSLAB_CANCEL_WINDOW_S):
     """Executes the notebook in place (in memory). Returns (nb, failures, warnings, cell_seconds)."""
     nb = nbformat.read(path, as_version=4)
     replies = {}
@@ -103,7 +103,7 @@ def run_notebook(path, timeout, kernel_name):
         replies[cell_index] = status
         if status == "error":
             if ALLOW_TAG in tags(cell):
-                await asyncio.sleep(TSLAB_CANCEL_WINDOW_S)
+                await asyncio.sleep(after_error_wait)
             else:
                 raise StopAtFailure()
 
@@ -211,6 +211,8 @@ def main():
     parser.add_argument("--summary", help="write a JSON summary (title, seconds, html, failure per notebook)")
     parser.add_argument("--timeout", type=int, default=600, help="seconds allowed per cell (default 600)")
     parser.add_argument("--kernel", default="tslab")
+    parser.add_argument("--after-error-wait", type=float, default=TSLAB_CANCEL_WINDOW_S,
+                        help="seconds to wait after an allowed error (0 lets tslab abort the next cell; for tests)")
     args = parser.parse_args()
 
     summary = []
@@ -219,7 +221,7 @@ def main():
         name = os.path.splitext(os.path.basename(path))[0]
         print(f"[{n}/{total}] {os.path.relpath(path)} ...", flush=True)
         t0 = time.monotonic()
-        nb, failures, warnings, seconds, not_run = run_notebook(path, args.timeout, args.kernel)
+        nb, failures, warnings, seconds, not_run = run_notebook(path, args.timeout, args.kernel, args.after_error_wait)
         elapsed = time.monotonic() - t0
         title, subtitle = title_of(nb, name)
         entry = {"notebook": os.path.relpath(path, ROOT), "name": name, "title": title, "subtitle": subtitle,

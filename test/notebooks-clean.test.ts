@@ -1,0 +1,65 @@
+// Committed notebooks are sources: no outputs, no execution counts, the tslab kernelspec, nbformat 4.5 cell ids,
+// and a title heading first (the handout index uses it). Outputs belong in the handouts, which execute them.
+import * as fs from "fs";
+import * as path from "path";
+import { describe, expect, it } from "vitest";
+import { NOTEBOOKS_DIR } from "./support/processes";
+
+const TSLAB_KERNELSPEC = { name: "tslab", display_name: "TypeScript", language: "typescript" };
+const names = fs.readdirSync(NOTEBOOKS_DIR).filter((f) => f.endsWith(".ipynb")).sort();
+
+interface Cell {
+  id?: string;
+  cell_type: string;
+  source: string | string[];
+  metadata?: Record<string, unknown>;
+  outputs?: unknown[];
+  execution_count?: number | null;
+}
+const text = (s: string | string[]) => (Array.isArray(s) ? s.join("") : s);
+
+describe("committed notebooks are clean", () => {
+  it("notebooks/ holds notebooks and the lib symlink", () => {
+    expect(names.length).toBeGreaterThan(0);
+    const link = path.join(NOTEBOOKS_DIR, "lib");
+    expect(fs.lstatSync(link).isSymbolicLink()).toBe(true);
+    expect(fs.readlinkSync(link)).toBe("../lib");
+  });
+
+  for (const name of names) {
+    describe(name, () => {
+      const nb = JSON.parse(fs.readFileSync(path.join(NOTEBOOKS_DIR, name), "utf8"));
+      const cells: Cell[] = nb.cells;
+
+      it("is named NN-kebab-case.ipynb", () => {
+        expect(name).toMatch(/^\d\d-[a-z0-9]+(-[a-z0-9]+)*\.ipynb$/);
+      });
+
+      it("is nbformat 4.5+ with a unique id on every cell", () => {
+        expect(nb.nbformat).toBe(4);
+        expect(nb.nbformat_minor).toBeGreaterThanOrEqual(5);
+        const ids = cells.map((c) => c.id);
+        for (const id of ids) expect(typeof id === "string" && /^[a-zA-Z0-9-_]{1,64}$/.test(id)).toBe(true);
+        expect(new Set(ids).size).toBe(ids.length);
+      });
+
+      it("uses the tslab kernelspec", () => {
+        expect(nb.metadata?.kernelspec).toEqual(TSLAB_KERNELSPEC);
+      });
+
+      it("has no outputs, execution counts or run timings", () => {
+        const dirty = cells
+          .map((c, i) => ({ c, i }))
+          .filter(({ c }) => c.cell_type === "code")
+          .filter(({ c }) => (c.outputs ?? []).length > 0 || c.execution_count !== null || (c.metadata && "execution" in c.metadata))
+          .map(({ i }) => i);
+        expect(dirty, `cells with outputs or execution counts: ${dirty.join(", ")}`).toEqual([]);
+      });
+
+      it("starts with a markdown title heading", () => {
+        expect(cells[0]?.cell_type).toBe("markdown");
+        expect(text(cells[0].source)).toMatch(/^# \S/);
+      });
+    });
+  }
+});
