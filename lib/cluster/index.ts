@@ -1,0 +1,8 @@
+// §2–§3: the LLM cluster simulator — workloads, segment radix tree, replica engine, routers, simulation.
+export * from "./workloads";
+export * from "./radix-tree";
+export * from "./record";
+export * from "./local-policy";
+export * from "./replica";
+export * from "./routers";
+export * from "./simulate";

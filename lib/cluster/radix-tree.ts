@@ -1,0 +1,391 @@
+// A segment radix tree (lecture 3's RadixAttention, at segment granularity): one node per prompt segment,
+// keyed by (parent, segment id). The same class serves three roles:
+//  - a replica's prefix cache: held tokens, reference counts, LRU eviction of unreferenced leaves, partial
+//    eviction of a leaf's tail, an eviction callback;
+//  - a router's index (Preble's global tree, the SGLang router's approximate tree): a generic payload per node;
+//  - the simulator's "dispatched but not yet computed" index (§3.1, the router's view): counted paths.
+// Matching is O(segments of the prompt) with no allocation; eviction is O(log nodes) per evicted leaf.
+
+/** A run of prompt tokens with one content id (globally unique per distinct content within a workload). */
+export interface SegmentLike {
+  readonly id: number;
+  readonly tokens: number;
+}
+
+export class RadixNode<P = unknown> {
+  /** children by segment id (null until the first child) */
+  children: Map<number, RadixNode<P>> | null = null;
+  /** tokens of this segment currently held (< tokens after a partial eviction of the tail) */
+  held: number;
+  /** requests using this node or a descendant (in-use KV is never evicted) */
+  refs = 0;
+  /** simulated time of the last match or insert through this node */
+  lastAccess: number;
+  /** free slot for the tree's user: Preble's per-GPU sets and window counters, the SGLang router's worker times… */
+  payload: P | undefined = undefined;
+  /** false once removed from its tree */
+  attached = true;
+  /** version for the lazy LRU heap */
+  stamp = 0;
+
+  constructor(
+    /** segment id; −1 for the root */
+    readonly segment: number,
+    /** tokens of the whole segment */
+    readonly tokens: number,
+    readonly parent: RadixNode<P> | null,
+    /** tokens of all ancestors (the node's KV starts at this position) */
+    readonly prefixTokens: number,
+    /** segments from the root (root 0) */
+    readonly depth: number,
+    time: number,
+  ) {
+    this.held = tokens;
+    this.lastAccess = time;
+  }
+
+  /** Tokens matched when a match ends at this node: ancestors plus what this node still holds. */
+  get matchedTokens(): number {
+    return this.prefixTokens + this.held;
+  }
+
+  get isLeaf(): boolean {
+    return this.children === null || this.children.size === 0;
+  }
+
+  get isRoot(): boolean {
+    return this.parent === null;
+  }
+}
+
+export interface RadixTreeOptions<P> {
+  /** maintain the LRU heap (caches); indexes that never evict can skip it. Default true. */
+  evictable?: boolean;
+  /** called for every new node (e.g. to attach a payload) */
+  createPayload?: (node: RadixNode<P>) => P;
+  /** check segment token counts on every match/insert (tests); default false */
+  check?: boolean;
+}
+
+/** Called when eviction frees tokens: `removed` is true when the node left the tree (held reached 0). */
+export type EvictionCallback<P> = (node: RadixNode<P>, evictedTokens: number, removed: boolean) => void;
+
+export class RadixTree<P = unknown> {
+  readonly root: RadixNode<P>;
+  /** tokens held by all nodes */
+  heldTokens = 0;
+  /** nodes in the tree, root excluded */
+  nodeCount = 0;
+  /** tokens the last insert added (new nodes plus restored tails) */
+  lastInsertAdded = 0;
+  /** total tokens evicted so far */
+  evictedTokens = 0;
+  onEvict: EvictionCallback<P> | null = null;
+  private readonly evictable: boolean;
+  private readonly createPayload?: (node: RadixNode<P>) => P;
+  private readonly check: boolean;
+  // Lazy min-heap of eviction candidates by (lastAccess, push order); an entry is valid while its stamp matches.
+  private heapTime: number[] = [];
+  private heapSeq: number[] = [];
+  private heapNode: RadixNode<P>[] = [];
+  private heapStamp: number[] = [];
+  private pushCounter = 0;
+
+  constructor(options: RadixTreeOptions<P> = {}) {
+    this.evictable = options.evictable ?? true;
+    this.createPayload = options.createPayload;
+    this.check = options.check ?? false;
+    this.root = new RadixNode<P>(-1, 0, null, 0, 0, 0);
+    if (this.createPayload) this.root.payload = this.createPayload(this.root);
+  }
+
+  /** Deepest node matching a prefix of `segments[0 … count)`; stops at a partially held node. Root if none. */
+  match(segments: readonly SegmentLike[], count: number = segments.length): RadixNode<P> {
+    let node = this.root;
+    for (let i = 0; i < count; i++) {
+      const children = node.children;
+      if (children === null) break;
+      const child = children.get(segments[i].id);
+      if (child === undefined) break;
+      if (this.check && child.tokens !== segments[i].tokens) throw new Error(`segment ${segments[i].id}: ${segments[i].tokens} tokens, tree has ${child.tokens}`);
+      node = child;
+      if (child.held < child.tokens) break;
+    }
+    return node;
+  }
+
+  /** Tokens of `segments` cached here (longest prefix). */
+  matchTokens(segments: readonly SegmentLike[], count: number = segments.length): number {
+    return this.match(segments, count).matchedTokens;
+  }
+
+  /** Marks the path root → node as used at `time` (LRU order). */
+  touch(node: RadixNode<P>, time: number): void {
+    for (let n: RadixNode<P> | null = node; n !== null && n.parent !== null; n = n.parent) n.lastAccess = time;
+    if (this.evictable && node.parent !== null && node.refs === 0 && node.isLeaf) this.pushCandidate(node);
+  }
+
+  /** Inserts the path `segments[0 … count)`, restoring any evicted tail on it; returns the last node.
+   * `lastInsertAdded` tells how many tokens the tree grew by. */
+  insert(segments: readonly SegmentLike[], count: number, time: number): RadixNode<P> {
+    let node = this.root;
+    let added = 0;
+    for (let i = 0; i < count; i++) {
+      node = this.child(node, segments[i], time);
+      added += this.lastInsertAdded;
+    }
+    this.lastInsertAdded = added;
+    this.touch(node, time);
+    return node;
+  }
+
+  /** Extends `parent` by one segment (creating or restoring it, and restoring a partial parent);
+   * `lastInsertAdded` as for insert. */
+  extend(parent: RadixNode<P>, segment: SegmentLike, time: number): RadixNode<P> {
+    if (!parent.attached) throw new Error("extend: parent node is no longer in the tree");
+    const restored = parent.held < parent.tokens ? this.restore(parent) : 0;
+    const node = this.child(parent, segment, time);
+    this.lastInsertAdded += restored;
+    this.touch(node, time);
+    return node;
+  }
+
+  private restore(node: RadixNode<P>): number {
+    const missing = node.tokens - node.held;
+    node.held = node.tokens;
+    this.heldTokens += missing;
+    return missing;
+  }
+
+  /** The child of `node` for segment `s`, created or restored (tokens added in lastInsertAdded). */
+  private child(node: RadixNode<P>, s: SegmentLike, time: number): RadixNode<P> {
+    if (node.children === null) node.children = new Map();
+    let c = node.children.get(s.id);
+    if (c === undefined) {
+      if (!(Number.isInteger(s.tokens) && s.tokens > 0)) throw new Error(`segment ${s.id}: tokens must be an integer > 0, got ${s.tokens}`);
+      c = new RadixNode<P>(s.id, s.tokens, node, node.prefixTokens + node.tokens, node.depth + 1, time);
+      if (this.createPayload) c.payload = this.createPayload(c);
+      node.children.set(s.id, c);
+      this.nodeCount++;
+      this.heldTokens += s.tokens;
+      this.lastInsertAdded = s.tokens;
+    } else {
+      if (this.check && c.tokens !== s.tokens) throw new Error(`segment ${s.id}: ${s.tokens} tokens, tree has ${c.tokens}`);
+      this.lastInsertAdded = c.held < c.tokens ? this.restore(c) : 0;
+    }
+    return c;
+  }
+
+  /** Adds a reference to every node on root → node (in-use: never evicted). */
+  lock(node: RadixNode<P>): void {
+    for (let n: RadixNode<P> | null = node; n !== null; n = n.parent) n.refs++;
+  }
+
+  /** Removes a reference from root → node; nodes that become unreferenced leaves join the eviction candidates. */
+  unlock(node: RadixNode<P>): void {
+    for (let n: RadixNode<P> | null = node; n !== null; n = n.parent) {
+      if (n.refs <= 0) throw new Error(`unlock: node ${n.segment} has no references`);
+      n.refs--;
+      if (n.refs === 0 && this.evictable && n.parent !== null && n.isLeaf) this.pushCandidate(n);
+    }
+  }
+
+  /** Tokens that eviction could free now (unreferenced nodes). O(nodes): for checks, not the hot path. */
+  evictableTokens(): number {
+    let total = 0;
+    this.walk((n) => {
+      if (n.refs === 0) total += n.held;
+    });
+    return total;
+  }
+
+  /** Frees at least `tokens` (if possible) by evicting least-recently-used unreferenced leaves; the last one
+   * may lose only its tail. Returns the tokens freed. */
+  evict(tokens: number): number {
+    if (!this.evictable) throw new Error("evict: this tree was created with evictable: false");
+    let freed = 0;
+    while (freed < tokens) {
+      const leaf = this.popCandidate();
+      if (leaf === null) break;
+      const want = tokens - freed;
+      if (leaf.held <= want) {
+        const amount = leaf.held;
+        freed += amount;
+        this.heldTokens -= amount;
+        this.evictedTokens += amount;
+        if (this.onEvict !== null) this.onEvict(leaf, amount, true);
+        leaf.held = 0;
+        this.detach(leaf);
+      } else {
+        leaf.held -= want;
+        freed += want;
+        this.heldTokens -= want;
+        this.evictedTokens += want;
+        if (this.onEvict !== null) this.onEvict(leaf, want, false);
+        this.pushCandidate(leaf);
+      }
+    }
+    return freed;
+  }
+
+  /** Removes an unreferenced leaf and then every ancestor left as an unreferenced, childless node (used by
+   * counting indexes, where a path disappears when its last reference goes). */
+  prune(node: RadixNode<P>): void {
+    let n: RadixNode<P> | null = node;
+    while (n !== null && n.parent !== null && n.refs === 0 && n.isLeaf) {
+      const parent: RadixNode<P> = n.parent;
+      this.heldTokens -= n.held;
+      n.held = 0;
+      this.detach(n);
+      n = parent;
+    }
+  }
+
+  private detach(node: RadixNode<P>): void {
+    const parent = node.parent as RadixNode<P>;
+    (parent.children as Map<number, RadixNode<P>>).delete(node.segment);
+    node.attached = false;
+    node.stamp++;
+    this.nodeCount--;
+    if (this.evictable && parent.parent !== null && parent.refs === 0 && parent.isLeaf) this.pushCandidate(parent);
+  }
+
+  /** Segment ids root → node (allocates: for notices and debugging). */
+  pathOf(node: RadixNode<P>): number[] {
+    const path: number[] = new Array(node.depth);
+    for (let n: RadixNode<P> | null = node; n !== null && n.parent !== null; n = n.parent) path[n.depth - 1] = n.segment;
+    return path;
+  }
+
+  /** Node at a path of segment ids, or null. */
+  find(path: readonly number[]): RadixNode<P> | null {
+    let node = this.root;
+    for (const id of path) {
+      const c = node.children?.get(id);
+      if (c === undefined) return null;
+      node = c;
+    }
+    return node;
+  }
+
+  /** Visits every node but the root, parents before children, children in insertion order. */
+  walk(visit: (node: RadixNode<P>) => void): void {
+    const stack: RadixNode<P>[] = [];
+    if (this.root.children) for (const c of [...this.root.children.values()].reverse()) stack.push(c);
+    while (stack.length) {
+      const n = stack.pop() as RadixNode<P>;
+      visit(n);
+      if (n.children) for (const c of [...n.children.values()].reverse()) stack.push(c);
+    }
+  }
+
+  /** Throws if an internal invariant is broken (tests; O(nodes)). */
+  checkInvariants(): void {
+    let held = 0;
+    let count = 0;
+    this.walk((n) => {
+      count++;
+      held += n.held;
+      if (n.held < 0 || n.held > n.tokens) throw new Error(`node ${n.segment}: held ${n.held} outside [0, ${n.tokens}]`);
+      if (n.held === 0) throw new Error(`node ${n.segment}: attached with nothing held`);
+      if (n.held < n.tokens && !n.isLeaf) throw new Error(`node ${n.segment}: partially held but has children`);
+      if (!n.attached) throw new Error(`node ${n.segment}: reachable but marked detached`);
+      const parent = n.parent as RadixNode<P>;
+      if (n.prefixTokens !== parent.prefixTokens + parent.tokens) throw new Error(`node ${n.segment}: prefixTokens inconsistent`);
+      if (parent.parent !== null && parent.refs < n.refs) throw new Error(`node ${n.segment}: more references than its parent`);
+    });
+    if (held !== this.heldTokens) throw new Error(`heldTokens ${this.heldTokens} ≠ sum of nodes ${held}`);
+    if (count !== this.nodeCount) throw new Error(`nodeCount ${this.nodeCount} ≠ nodes ${count}`);
+  }
+
+  // ---- LRU candidates: a lazy binary heap over (lastAccess, push order) ----
+
+  private pushCandidate(node: RadixNode<P>): void {
+    node.stamp++;
+    if (this.heapNode.length > 64 && this.heapNode.length > 4 * this.nodeCount) this.rebuildHeap();
+    const times = this.heapTime;
+    const seqs = this.heapSeq;
+    let i = times.length;
+    times.push(node.lastAccess);
+    seqs.push(this.pushCounter++);
+    this.heapNode.push(node);
+    this.heapStamp.push(node.stamp);
+    while (i > 0) {
+      const p = (i - 1) >> 1;
+      if (times[p] < times[i] || (times[p] === times[i] && seqs[p] < seqs[i])) break;
+      this.swap(i, p);
+      i = p;
+    }
+  }
+
+  private popCandidate(): RadixNode<P> | null {
+    while (this.heapNode.length > 0) {
+      const node = this.heapNode[0];
+      const stamp = this.heapStamp[0];
+      this.removeTop();
+      if (stamp === node.stamp && node.attached && node.refs === 0 && node.isLeaf && node.held > 0) return node;
+    }
+    return null;
+  }
+
+  private removeTop(): void {
+    const n = this.heapNode.length;
+    const lastT = this.heapTime.pop() as number;
+    const lastS = this.heapSeq.pop() as number;
+    const lastN = this.heapNode.pop() as RadixNode<P>;
+    const lastK = this.heapStamp.pop() as number;
+    if (n === 1) return;
+    this.heapTime[0] = lastT;
+    this.heapSeq[0] = lastS;
+    this.heapNode[0] = lastN;
+    this.heapStamp[0] = lastK;
+    const times = this.heapTime;
+    const seqs = this.heapSeq;
+    const size = n - 1;
+    let i = 0;
+    for (;;) {
+      const l = 2 * i + 1;
+      const r = l + 1;
+      let m = i;
+      if (l < size && (times[l] < times[m] || (times[l] === times[m] && seqs[l] < seqs[m]))) m = l;
+      if (r < size && (times[r] < times[m] || (times[r] === times[m] && seqs[r] < seqs[m]))) m = r;
+      if (m === i) return;
+      this.swap(i, m);
+      i = m;
+    }
+  }
+
+  private swap(a: number, b: number): void {
+    const t = this.heapTime[a];
+    this.heapTime[a] = this.heapTime[b];
+    this.heapTime[b] = t;
+    const s = this.heapSeq[a];
+    this.heapSeq[a] = this.heapSeq[b];
+    this.heapSeq[b] = s;
+    const n = this.heapNode[a];
+    this.heapNode[a] = this.heapNode[b];
+    this.heapNode[b] = n;
+    const k = this.heapStamp[a];
+    this.heapStamp[a] = this.heapStamp[b];
+    this.heapStamp[b] = k;
+  }
+
+  private rebuildHeap(): void {
+    this.heapTime = [];
+    this.heapSeq = [];
+    this.heapNode = [];
+    this.heapStamp = [];
+    const candidates: RadixNode<P>[] = [];
+    this.walk((n) => {
+      if (n.refs === 0 && n.isLeaf) candidates.push(n);
+    });
+    candidates.sort((a, b) => a.lastAccess - b.lastAccess);
+    for (const n of candidates) {
+      n.stamp++;
+      this.heapTime.push(n.lastAccess);
+      this.heapSeq.push(this.pushCounter++);
+      this.heapNode.push(n);
+      this.heapStamp.push(n.stamp);
+    }
+  }
+}

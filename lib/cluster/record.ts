@@ -1,0 +1,74 @@
+// One request's life in a cluster run: the per-request record the simulator returns, which is also the
+// engine's state for the request while it runs (one object per request, no per-step allocation).
+import type { RadixNode } from "./radix-tree";
+import type { ClusterRequest } from "./workloads";
+
+export class RequestRecord {
+  /** replica it was dispatched to */
+  replica = -1;
+  /** seconds: admitted into the running batch (NaN while waiting) */
+  start = NaN;
+  /** seconds: first output token (end of the iteration that finished its prefill) */
+  firstToken = NaN;
+  /** seconds: last output token */
+  finish = NaN;
+  /** prompt tokens found in the replica's cache at admission (not recomputed) */
+  cachedTokens = 0;
+  /** prompt tokens computed by prefill (= promptTokens − cachedTokens when done) */
+  computedTokens = 0;
+  /** tokens the router's view matched on the chosen replica at dispatch */
+  viewMatchAtDispatch = 0;
+  /** true cache match on the chosen replica at dispatch (for Dynamo-like prefill estimates) */
+  cachedAtDispatch = 0;
+  /** included in the metrics (arrived after the warm-up) */
+  measured = true;
+
+  // ---- engine state (cleared when the request finishes) ----
+  /** prompt tokens in KV: cached + computed so far */
+  prefilled = 0;
+  /** output tokens generated */
+  generated = 0;
+  /** tokens in this iteration's prefill chunk */
+  chunk = 0;
+  /** private KV reserved at admission: uncached prompt + output */
+  reserved = 0;
+  /** cache node locked at admission (the matched prefix), then the prompt's node after prefill */
+  lockedNode: RadixNode | null = null;
+  /** node in the simulator's index of dispatched-but-unfinished prompts */
+  pendingNode: RadixNode | null = null;
+
+  constructor(
+    readonly request: ClusterRequest,
+    /** seconds: when the router dispatched it (= arrival) */
+    readonly dispatch: number,
+  ) {}
+
+  get id(): number {
+    return this.request.id;
+  }
+  get arrival(): number {
+    return this.request.arrival;
+  }
+  get promptTokens(): number {
+    return this.request.promptTokens;
+  }
+  get outputTokens(): number {
+    return this.request.outputTokens;
+  }
+  /** seconds from arrival to the last token */
+  get latency(): number {
+    return this.finish - this.request.arrival;
+  }
+  /** seconds from arrival to the first token */
+  get ttft(): number {
+    return this.firstToken - this.request.arrival;
+  }
+  /** seconds per output token after the first (NaN for one-token outputs) */
+  get tpot(): number {
+    return this.request.outputTokens > 1 ? (this.finish - this.firstToken) / (this.request.outputTokens - 1) : NaN;
+  }
+  /** seconds waiting in the replica's queue */
+  get queueing(): number {
+    return this.start - this.dispatch;
+  }
+}

@@ -1,0 +1,446 @@
+// The cluster simulation (§2): arrivals → router → replicas, driven by one event queue (arrivals, replica
+// iteration ends, replication samples, delayed cache notices). Returns per-request records and metrics.
+// Each call is self-contained (no shared mutable state), so independent runs can go to worker threads.
+import { checkInteger, checkNumber, ParameterError } from "../core/errors";
+import { EventQueue } from "../core/heap";
+import { rng } from "../core/rng";
+import { mean, quantile } from "../core/stats";
+import { GpuSpec, ModelSpec, resolveGpu, resolveModel } from "../hardware/specs";
+import { kvCapacityTokens, StepModel } from "../hardware/step-model";
+import { LocalPolicySpec, resolveLocalPolicy } from "./local-policy";
+import { RadixNode, RadixTree } from "./radix-tree";
+import { RequestRecord } from "./record";
+import { Replica } from "./replica";
+import { ClusterView, createRouter, EvictionNotice, Router, RouterSpec, StoreNotice } from "./routers";
+import { ClusterRequest, generateWorkload, Workload } from "./workloads";
+
+export interface ClusterOptions {
+  /** a workload name (generated with rate, seed, requestCount | horizon) or a generated Workload */
+  workload?: string | Workload;
+  /** … or the requests themselves (sorted by arrival) */
+  requests?: readonly ClusterRequest[];
+  /** parameter overrides for a named workload, e.g. { hotShare: 0.4 } */
+  workloadOverrides?: Record<string, number>;
+  replicas: number;
+  /** requests per second (for a named workload) */
+  rate?: number;
+  router: RouterSpec;
+  /** options merged into the router's (e.g. { threshold: 0.25 }) */
+  routerOptions?: Record<string, unknown>;
+  seed?: number | string;
+  /** default "MISTRAL_7B" */
+  model?: string | ModelSpec;
+  /** default "A6000" */
+  gpu?: string | GpuSpec;
+  /** fraction of GPU memory for weights + KV (default 0.9) */
+  memFraction?: number;
+  requestCount?: number;
+  horizon?: number;
+  /** fraction of the requests (by arrival) left out of the metrics while caches fill; default 0.2 */
+  warmup?: number;
+  /** prefill tokens per iteration; default 512 (Preble's setting) */
+  chunkBudget?: number;
+  /** running requests per replica at most; default 1024 */
+  maxRunning?: number;
+  /** local queue policy per replica: "fcfs" or a factory; default "fcfs" */
+  localPolicy?: LocalPolicySpec;
+  /** seconds before eviction / store notices reach the router; default 0 */
+  notificationDelay?: number;
+  /** snapshots of all caches for the replication factor, evenly spaced after the warm-up; default 40 */
+  replicationSamples?: number;
+  /** assert KV ≤ capacity inside the engine and tree invariants (tests); default false */
+  check?: boolean;
+}
+
+export interface ClusterMetrics {
+  /** requests in the metrics (after the warm-up) */
+  requests: number;
+  meanLatency: number;
+  p50Latency: number;
+  p99Latency: number;
+  meanTTFT: number;
+  p99TTFT: number;
+  meanTPOT: number;
+  meanQueueing: number;
+  /** cached prompt tokens / prompt tokens */
+  hitRate: number;
+  /** Σ over replicas of cached tokens / distinct cached tokens, time-averaged over the samples */
+  replication: number;
+  /** distinct tokens cached in the cluster (sample mean) */
+  distinctCachedTokens: number;
+  /** distinct key portions (documents, tools, videos…) fully cached somewhere (sample mean) */
+  distinctCachedKeys: number;
+  requestsPerReplica: number[];
+  /** largest fraction of the requests on one replica */
+  maxShare: number;
+  /** busy time / makespan per replica */
+  utilization: number[];
+  /** mean latency of the last quarter of measured arrivals ÷ the second quarter */
+  latencyTrend: number;
+  /** outstanding requests averaged over the last 10% of arrivals ÷ over the 40–50% window */
+  backlogTrend: number;
+  /** queues grew without bound (see overloadRule) */
+  overloaded: boolean;
+}
+
+export interface ClusterResult {
+  records: RequestRecord[];
+  metrics: ClusterMetrics;
+  replicas: Array<{ requests: number; iterations: number; busySeconds: number; computedPrefillTokens: number; evictedTokens: number; peakKvTokens: number; cachedTokensAtEnd: number }>;
+  routerName: string;
+  routerStats: Record<string, unknown>;
+  workload: { name: string; label: string; rate: number; keySegments: number };
+  kvCapacity: number;
+  /** simulated seconds until the last request finished */
+  makespan: number;
+  /** total engine iterations over all replicas */
+  iterations: number;
+  wallSeconds: number;
+  warmupRule: string;
+  overloadRule: string;
+}
+
+const SAMPLE = -1;
+
+class View implements ClusterView {
+  now = 0;
+  readonly outstandingReq: Int32Array;
+  readonly outstandingTok: Float64Array;
+  readonly dispatched: Int32Array;
+  readonly pending: RadixTree[];
+  readonly history: RequestRecord[] = [];
+  constructor(
+    readonly replicaCount: number,
+    readonly kvCapacity: number,
+    readonly step: StepModel,
+    private readonly engines: Replica[],
+  ) {
+    this.outstandingReq = new Int32Array(replicaCount);
+    this.outstandingTok = new Float64Array(replicaCount);
+    this.dispatched = new Int32Array(replicaCount);
+    this.pending = engines.map(() => new RadixTree({ evictable: false }));
+  }
+  outstandingRequests(i: number): number {
+    return this.outstandingReq[i];
+  }
+  outstandingTokens(i: number): number {
+    return this.outstandingTok[i];
+  }
+  dispatchedCount(i: number): number {
+    return this.dispatched[i];
+  }
+  viewMatch(request: ClusterRequest, i: number): number {
+    const cached = this.engines[i].cache.matchTokens(request.segments);
+    const pending = this.pending[i].matchTokens(request.segments);
+    return cached > pending ? cached : pending;
+  }
+  cachedMatch(request: ClusterRequest, i: number): number {
+    return this.engines[i].cache.matchTokens(request.segments);
+  }
+  queueLength(i: number): number {
+    return this.engines[i].waiting.length;
+  }
+  pendingPrefillTokens(i: number): number {
+    return this.engines[i].pendingPrefillTokens;
+  }
+  activeKvTokens(i: number): number {
+    return this.engines[i].activeKvTokens;
+  }
+  kvUtilization(i: number): number {
+    return Math.min(1, this.engines[i].activeKvTokens / this.kvCapacity);
+  }
+}
+
+/** Distinct tokens and fully cached key segments over the union of several caches (walks them together;
+ * a subtree present in one cache only is summed directly). */
+function unionOf(trees: RadixTree[], keySegments: Set<number>): { distinct: number; keys: number } {
+  let distinct = 0;
+  const keys = new Set<number>();
+  const stack: RadixNode[] = [];
+  const single = (start: RadixNode): void => {
+    stack.push(start);
+    while (stack.length > 0) {
+      const n = stack.pop() as RadixNode;
+      distinct += n.held;
+      if (n.held === n.tokens && keySegments.has(n.segment)) keys.add(n.segment);
+      if (n.children !== null) for (const c of n.children.values()) stack.push(c);
+    }
+  };
+  const visit = (nodes: RadixNode[]): void => {
+    let held = 0;
+    let full = false;
+    for (const n of nodes) {
+      if (n.held > held) held = n.held;
+      if (n.held === n.tokens) full = true;
+    }
+    distinct += held;
+    if (full && keySegments.has(nodes[0].segment)) keys.add(nodes[0].segment);
+    for (let j = 0; j < nodes.length; j++) {
+      const children = nodes[j].children;
+      if (children === null) continue;
+      for (const [id, c] of children) {
+        let seenBefore = false;
+        for (let i = 0; i < j && !seenBefore; i++) seenBefore = nodes[i].children?.has(id) ?? false;
+        if (seenBefore) continue;
+        let group: RadixNode[] | null = null;
+        for (let k = j + 1; k < nodes.length; k++) {
+          const other = nodes[k].children?.get(id);
+          if (other !== undefined) (group ??= [c]).push(other);
+        }
+        if (group === null) single(c);
+        else visit(group);
+      }
+    }
+  };
+  visit(trees.map((t) => t.root));
+  return { distinct, keys: keys.size };
+}
+
+export function simulateCluster(options: ClusterOptions): ClusterResult {
+  const wallStart = Date.now();
+  const replicasCount = checkInteger("replicas", options.replicas, { min: 1 });
+  const seed = options.seed ?? 1;
+  const model = resolveModel(options.model ?? "MISTRAL_7B");
+  const gpu = resolveGpu(options.gpu ?? "A6000");
+  const memFraction = options.memFraction ?? 0.9;
+  const warmup = checkNumber("warmup", options.warmup ?? 0.2, { min: 0, below: 1 });
+  const chunkBudget = checkInteger("chunkBudget", options.chunkBudget ?? 512, { min: 1 });
+  const maxRunning = checkInteger("maxRunning", options.maxRunning ?? 1024, { min: 1 });
+  const delay = checkNumber("notificationDelay", options.notificationDelay ?? 0, { min: 0 });
+  const samples = checkInteger("replicationSamples", options.replicationSamples ?? 40, { min: 0 });
+  const check = options.check ?? false;
+
+  // Requests: given, or generated from a workload.
+  let workload: Workload | null = null;
+  let requests: readonly ClusterRequest[];
+  if (options.requests) {
+    requests = options.requests;
+    if (options.rate !== undefined) checkNumber("rate", options.rate, { above: 0 });
+  } else {
+    if (options.workload === undefined) throw new ParameterError("workload", "give a workload name, a Workload, or requests");
+    if (typeof options.workload === "string") {
+      if (options.rate === undefined) throw new ParameterError("rate", "is required with a workload name (requests per second > 0)");
+      checkNumber("rate", options.rate, { above: 0 });
+      workload = generateWorkload(options.workload, { rate: options.rate, seed, requestCount: options.requestCount ?? (options.horizon === undefined ? 1000 : undefined), horizon: options.horizon, overrides: options.workloadOverrides });
+    } else workload = options.workload;
+    requests = workload.requests;
+  }
+  if (requests.length === 0) throw new ParameterError("requests", "must not be empty");
+  const keySegments = workload ? workload.keySegments : new Set(requests.map((r) => r.keySegment));
+
+  const step = new StepModel(model, gpu);
+  const capacity = kvCapacityTokens(model, gpu, memFraction);
+  for (const r of requests) {
+    if (r.promptTokens + r.outputTokens > capacity) throw new ParameterError("requests", `request ${r.id} needs ${r.promptTokens + r.outputTokens} KV tokens, more than a replica's capacity ${capacity}`);
+    if (r.promptTokens < 1 || r.outputTokens < 1) throw new ParameterError("requests", `request ${r.id} needs ≥ 1 prompt and ≥ 1 output token`);
+  }
+  const localPolicy = resolveLocalPolicy(options.localPolicy ?? "fcfs");
+  const engines: Replica[] = [];
+  for (let i = 0; i < replicasCount; i++) engines.push(new Replica(i, step, localPolicy(i), { capacity, chunkBudget, maxRunning, check }));
+  const view = new View(replicasCount, capacity, step, engines);
+  const router: Router = createRouter(options.router, { replicas: replicasCount, rng: rng(seed).fork("router"), step, kvCapacity: capacity }, options.routerOptions ?? {});
+
+  const events = new EventQueue<number>();
+  // Delayed notices live in a side array; their event item is −2 − index.
+  const notices: Array<{ kind: "evict"; notice: EvictionNotice } | { kind: "store"; notice: StoreNotice }> = [];
+  const deliver = (n: (typeof notices)[number]): void => {
+    if (n.kind === "evict") router.onEvict?.(n.notice, view);
+    else router.onStore?.(n.notice, view);
+  };
+  const post = (n: (typeof notices)[number], time: number): void => {
+    if (delay === 0) deliver(n);
+    else {
+      notices.push(n);
+      events.push(time + delay, -2 - (notices.length - 1));
+    }
+  };
+
+  const n = requests.length;
+  const warmupCount = Math.min(n - 1, Math.floor(n * warmup));
+  const records: RequestRecord[] = new Array(n);
+  const outstandingAtArrival = new Float64Array(n);
+  let totalOutstanding = 0;
+  let lastFinish = 0;
+
+  for (const e of engines) {
+    const i = e.index;
+    e.onFinish = (rec, now) => {
+      view.outstandingReq[i]--;
+      view.outstandingTok[i] -= rec.request.promptTokens;
+      totalOutstanding--;
+      const p = rec.pendingNode as RadixNode;
+      view.pending[i].unlock(p);
+      view.pending[i].prune(p);
+      rec.pendingNode = null;
+      if (now > lastFinish) lastFinish = now;
+      router.onFinish?.(rec, view);
+    };
+    if (router.onEvict) {
+      e.cache.onEvict = (node, evicted, removed) => {
+        post({ kind: "evict", notice: { replica: i, time: view.now, path: e.cache.pathOf(node), segmentTokens: node.tokens, heldTokens: removed ? 0 : node.held, evictedTokens: evicted, removed } }, view.now);
+      };
+    }
+    if (router.onStore) {
+      e.onStore = (node, added, now) => post({ kind: "store", notice: { replica: i, time: now, path: e.cache.pathOf(node), addedTokens: added } }, now);
+    }
+  }
+
+  // Replication snapshots, evenly spaced from the first measured arrival to the last arrival.
+  const sampleStart = requests[warmupCount].arrival;
+  const sampleEnd = requests[n - 1].arrival;
+  for (let k = 0; k < samples; k++) events.push(sampleStart + ((sampleEnd - sampleStart) * (k + 0.5)) / samples, SAMPLE);
+  let sumHeld = 0;
+  let sumDistinct = 0;
+  let sumKeys = 0;
+  let sampleCount = 0;
+  const trees = engines.map((e) => e.cache);
+
+  let next = 0;
+  while (next < n || events.size > 0) {
+    const tArrival = next < n ? requests[next].arrival : Infinity;
+    if (events.size > 0 && events.peekTime() <= tArrival) {
+      const ev = events.pop() as { time: number; item: number };
+      const now = ev.time;
+      view.now = now;
+      const item = ev.item;
+      if (item >= 0) {
+        const e = engines[item];
+        e.end(now);
+        const seconds = e.begin(now);
+        if (seconds >= 0) events.push(now + seconds, item);
+        else e.busy = false;
+      } else if (item === SAMPLE) {
+        let held = 0;
+        for (const t of trees) held += t.heldTokens;
+        const u = unionOf(trees, keySegments);
+        sumHeld += held;
+        sumDistinct += u.distinct;
+        sumKeys += u.keys;
+        sampleCount++;
+      } else deliver(notices[-2 - item]);
+      continue;
+    }
+    // An arrival: route, record, enqueue, wake the replica if idle.
+    const req = requests[next];
+    const now = req.arrival;
+    view.now = now;
+    const target = router.route(req, view);
+    if (!(Number.isInteger(target) && target >= 0 && target < replicasCount)) throw new Error(`router ${router.name} returned replica ${target} for request ${req.id}; expected an integer in [0, ${replicasCount - 1}]`);
+    const rec = new RequestRecord(req, now);
+    rec.replica = target;
+    rec.measured = next >= warmupCount;
+    rec.viewMatchAtDispatch = view.viewMatch(req, target);
+    rec.cachedAtDispatch = Math.min(view.cachedMatch(req, target), req.promptTokens - 1);
+    records[next] = rec;
+    view.history.push(rec);
+    view.outstandingReq[target]++;
+    view.outstandingTok[target] += req.promptTokens;
+    view.dispatched[target]++;
+    const pendingTree = view.pending[target];
+    const node = pendingTree.insert(req.segments, req.segments.length, now);
+    pendingTree.lock(node);
+    rec.pendingNode = node;
+    totalOutstanding++;
+    outstandingAtArrival[next] = totalOutstanding;
+    next++;
+    router.onDispatch?.(rec, view);
+    const e = engines[target];
+    e.enqueue(rec);
+    if (!e.busy) {
+      const seconds = e.begin(now);
+      if (seconds >= 0) {
+        e.busy = true;
+        events.push(now + seconds, target);
+      }
+    }
+  }
+
+  if (check) {
+    for (const e of engines) {
+      e.cache.checkInvariants();
+      if (e.outstanding !== 0 || e.reservedTokens !== 0) throw new Error(`replica ${e.index}: ${e.outstanding} requests left, ${e.reservedTokens} tokens reserved after the run`);
+      if (view.pending[e.index].nodeCount !== 0) throw new Error(`replica ${e.index}: the dispatched-prompt index still holds ${view.pending[e.index].nodeCount} nodes after the run`);
+    }
+  }
+
+  const metrics = computeMetrics(records, replicasCount, warmupCount, outstandingAtArrival, engines, lastFinish);
+  metrics.replication = sampleCount > 0 && sumDistinct > 0 ? sumHeld / sumDistinct : NaN;
+  metrics.distinctCachedTokens = sampleCount > 0 ? sumDistinct / sampleCount : NaN;
+  metrics.distinctCachedKeys = sampleCount > 0 ? sumKeys / sampleCount : NaN;
+  // Engine state is not part of the result: drop tree references so results stay small and cloneable.
+  for (const r of records) {
+    r.lockedNode = null;
+    r.pendingNode = null;
+  }
+  let iterations = 0;
+  for (const e of engines) iterations += e.iterations;
+  return {
+    records,
+    metrics,
+    replicas: engines.map((e) => ({
+      requests: view.dispatched[e.index],
+      iterations: e.iterations,
+      busySeconds: e.busySeconds,
+      computedPrefillTokens: e.computedPrefillTokens,
+      evictedTokens: e.cache.evictedTokens,
+      peakKvTokens: e.peakKvTokens,
+      cachedTokensAtEnd: e.cache.heldTokens,
+    })),
+    routerName: router.name,
+    routerStats: router.stats ? router.stats() : {},
+    workload: workload ? { name: workload.name, label: workload.label, rate: workload.rate, keySegments: keySegments.size } : { name: "custom", label: "given requests", rate: options.rate ?? NaN, keySegments: keySegments.size },
+    kvCapacity: capacity,
+    makespan: lastFinish,
+    iterations,
+    wallSeconds: (Date.now() - wallStart) / 1000,
+    warmupRule: `metrics over requests ${warmupCount + 1}–${n} by arrival: the first ${warmupCount} (${Math.round(warmup * 100)}%) are warm-up (caches start empty); replication sampled ${samples}× evenly from the first measured arrival to the last arrival`,
+    overloadRule: OVERLOAD_RULE,
+  };
+}
+
+export const OVERLOAD_RULE =
+  "overloaded when the mean latency of the last quarter of measured arrivals is > 1.5× that of the second quarter AND the outstanding requests over the last 10% of arrivals average > 2× those over the 40–50% window plus one per replica";
+
+function computeMetrics(records: RequestRecord[], replicas: number, warmupCount: number, outstanding: Float64Array, engines: Replica[], makespan: number): ClusterMetrics {
+  const measured = records.slice(warmupCount);
+  const m = measured.length;
+  const latency = measured.map((r) => r.latency);
+  const ttft = measured.map((r) => r.ttft);
+  const tpot = measured.map((r) => r.tpot).filter((x) => Number.isFinite(x));
+  let prompt = 0;
+  let cached = 0;
+  const perReplica = new Array(replicas).fill(0);
+  for (const r of measured) {
+    prompt += r.promptTokens;
+    cached += r.cachedTokens;
+    perReplica[r.replica]++;
+  }
+  const q = Math.floor(m / 4);
+  const q2 = mean(latency.slice(q, 2 * q));
+  const q4 = mean(latency.slice(3 * q));
+  const n = outstanding.length;
+  const midMean = mean(outstanding.subarray(Math.floor(0.4 * n), Math.max(Math.floor(0.5 * n), Math.floor(0.4 * n) + 1)));
+  const endMean = mean(outstanding.subarray(Math.floor(0.9 * n)));
+  const latencyTrend = q > 0 ? q4 / q2 : NaN;
+  const backlogTrend = endMean / Math.max(midMean, 1);
+  return {
+    requests: m,
+    meanLatency: mean(latency),
+    p50Latency: quantile(latency, 0.5),
+    p99Latency: quantile(latency, 0.99),
+    meanTTFT: mean(ttft),
+    p99TTFT: quantile(ttft, 0.99),
+    meanTPOT: tpot.length ? mean(tpot) : NaN,
+    meanQueueing: mean(measured.map((r) => r.queueing)),
+    hitRate: prompt > 0 ? cached / prompt : 0,
+    replication: NaN,
+    distinctCachedTokens: NaN,
+    distinctCachedKeys: NaN,
+    requestsPerReplica: perReplica,
+    maxShare: Math.max(...perReplica) / m,
+    utilization: engines.map((e) => (makespan > 0 ? e.busySeconds / makespan : 0)),
+    latencyTrend,
+    backlogTrend,
+    overloaded: latencyTrend > 1.5 && endMean > 2 * midMean + replicas,
+  };
+}

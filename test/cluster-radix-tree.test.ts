@@ -1,0 +1,131 @@
+// Property tests for the segment radix tree, on seeded random sequences of inserts, locks and evictions.
+import { describe, expect, it } from "vitest";
+import { rng, Rng } from "../lib/core/rng";
+import { RadixNode, RadixTree, SegmentLike } from "../lib/cluster/radix-tree";
+
+// Segment ids 0…29, each with a fixed token count (content ids are globally unique per content).
+const TOKENS = Array.from({ length: 30 }, (_, i) => 5 + ((i * 37) % 50));
+const seg = (id: number): SegmentLike => ({ id, tokens: TOKENS[id] });
+const randomPath = (r: Rng): SegmentLike[] => Array.from({ length: 1 + r.int(5) }, () => seg(r.int(6) + 6 * r.int(5)));
+const tokensOf = (p: readonly SegmentLike[]): number => p.reduce((s, x) => s + x.tokens, 0);
+const isPrefix = (a: readonly number[], b: readonly number[]): boolean => a.length <= b.length && a.every((x, i) => x === b[i]);
+
+describe("RadixTree", () => {
+  it("matches are prefixes of the query and of an inserted path, and are maximal", () => {
+    for (let trial = 0; trial < 20; trial++) {
+      const r = rng(trial).fork("match");
+      const tree = new RadixTree({ check: true });
+      const inserted: number[][] = [];
+      for (let i = 0; i < 40; i++) {
+        const p = randomPath(r);
+        tree.insert(p, p.length, i);
+        inserted.push(p.map((s) => s.id));
+      }
+      tree.checkInvariants();
+      for (let i = 0; i < 100; i++) {
+        const q = randomPath(r);
+        const ids = q.map((s) => s.id);
+        const node = tree.match(q);
+        const path = tree.pathOf(node);
+        expect(isPrefix(path, ids)).toBe(true);
+        if (path.length > 0) expect(inserted.some((p) => isPrefix(path, p))).toBe(true);
+        expect(node.matchedTokens).toBe(tokensOf(q.slice(0, path.length)));
+        // Maximal: no inserted path extends the match by the query's next segment.
+        if (path.length < ids.length) expect(inserted.some((p) => isPrefix([...path, ids[path.length]], p))).toBe(false);
+      }
+    }
+  });
+
+  it("eviction keeps held tokens within capacity, never touches referenced nodes, and reports every token", () => {
+    for (let trial = 0; trial < 20; trial++) {
+      const r = rng(trial).fork("evict");
+      const tree = new RadixTree({ check: true });
+      const capacity = 300;
+      let reported = 0;
+      tree.onEvict = (_node, tokens) => {
+        reported += tokens;
+      };
+      const locked: RadixNode[] = [];
+      for (let step = 0; step < 200; step++) {
+        const p = randomPath(r);
+        const node = tree.insert(p, p.length, step);
+        if (r.uniform() < 0.2) {
+          tree.lock(node);
+          locked.push(node);
+        }
+        if (locked.length > 0 && r.uniform() < 0.2) tree.unlock(locked.splice(r.int(locked.length), 1)[0]);
+        if (tree.heldTokens > capacity) tree.evict(tree.heldTokens - capacity);
+        tree.checkInvariants();
+        // Locked paths survive whole.
+        for (const n of locked) {
+          expect(n.attached).toBe(true);
+          for (let a: RadixNode | null = n; a !== null && a.parent !== null; a = a.parent) expect(a.held).toBe(a.tokens);
+        }
+        // Over capacity only when everything left is in use.
+        if (tree.heldTokens > capacity) expect(tree.evictableTokens()).toBe(0);
+      }
+      expect(reported).toBe(tree.evictedTokens);
+    }
+  });
+
+  it("evicts least recently used leaves first, a tail partially, and restores it on reinsert", () => {
+    const tree = new RadixTree();
+    const a = [seg(1), seg(2)];
+    const b = [seg(1), seg(3)];
+    tree.insert(a, 2, 0);
+    tree.insert(b, 2, 1);
+    const t2 = TOKENS[2];
+    // Evicting less than segment 2 trims its tail only.
+    expect(tree.evict(t2 - 3)).toBe(t2 - 3);
+    const n2 = tree.find([1, 2]) as RadixNode;
+    expect(n2.held).toBe(3);
+    expect(tree.matchTokens(a)).toBe(TOKENS[1] + 3);
+    expect(tree.match([...a, seg(4)])).toBe(n2);
+    // Touching a makes b the LRU leaf.
+    tree.touch(tree.match(a), 2);
+    tree.evict(TOKENS[3]);
+    expect(tree.find([1, 3])).toBeNull();
+    expect(tree.find([1, 2])).not.toBeNull();
+    // Reinserting restores the evicted tail and counts it as added.
+    tree.insert(a, 2, 3);
+    expect(tree.lastInsertAdded).toBe(t2 - 3);
+    expect(tree.matchTokens(a)).toBe(TOKENS[1] + t2);
+    tree.checkInvariants();
+  });
+
+  it("a parent becomes evictable once its children are gone; locked nodes are never freed", () => {
+    const tree = new RadixTree();
+    const leaf = tree.insert([seg(1), seg(2)], 2, 0);
+    tree.lock(leaf);
+    expect(tree.evict(1000)).toBe(0);
+    tree.unlock(leaf);
+    expect(tree.evict(1000)).toBe(TOKENS[1] + TOKENS[2]);
+    expect(tree.heldTokens).toBe(0);
+    expect(tree.nodeCount).toBe(0);
+  });
+
+  it("a counting index prunes paths when their last reference goes", () => {
+    const tree = new RadixTree({ evictable: false });
+    const x = tree.insert([seg(1), seg(2)], 2, 0);
+    tree.lock(x);
+    const y = tree.insert([seg(1), seg(3)], 2, 0);
+    tree.lock(y);
+    tree.unlock(x);
+    tree.prune(x);
+    expect(tree.find([1, 2])).toBeNull();
+    expect(tree.find([1])).not.toBeNull();
+    tree.unlock(y);
+    tree.prune(y);
+    expect(tree.nodeCount).toBe(0);
+    expect(tree.heldTokens).toBe(0);
+  });
+
+  it("carries a payload per node and rejects inconsistent segments in check mode", () => {
+    const tree = new RadixTree<{ gpus: Set<number> }>({ createPayload: () => ({ gpus: new Set() }), check: true });
+    const n = tree.insert([seg(1), seg(2)], 2, 0);
+    n.payload?.gpus.add(3);
+    expect(tree.find([1, 2])?.payload?.gpus.has(3)).toBe(true);
+    expect(tree.find([1])?.payload?.gpus.size).toBe(0);
+    expect(() => tree.match([{ id: 1, tokens: TOKENS[1] + 1 }])).toThrow(/segment 1/);
+  });
+});
