@@ -2,8 +2,10 @@
 import { registerDemo } from "./registry";
 import { stepModelDecode, stepModelPrefill } from "./step-model";
 import { classicDispatchDemos } from "./classic-dispatch";
+import { llmSelectorDemos } from "./llmselector";
 
 export * from "./registry";
 
 for (const demo of [stepModelPrefill, stepModelDecode]) registerDemo(demo);
 for (const demo of classicDispatchDemos) registerDemo(demo);
+for (const demo of llmSelectorDemos) registerDemo(demo);

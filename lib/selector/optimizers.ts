@@ -1,0 +1,305 @@
+// §4.3 LLMSelector and its baselines. Every optimizer returns the allocation, its train / test accuracy and the
+// number of allocations it evaluated (its budget, counted as in the lecture: K per round for the per-module methods).
+import { checkInteger, checkNonEmpty, checkNumber, checkProbability, ParameterError } from "../core/errors";
+import { rng } from "../core/rng";
+import { allocationCost, allocationCount } from "./budget";
+import { Diagnoser } from "./diagnoser";
+import type { AllocationInput, Evaluator } from "./evaluate";
+
+export interface OptimizerResult {
+  method: string;
+  allocation: number[];
+  /** e.g. "A+B" */
+  label: string;
+  trainAcc: number;
+  testAcc: number;
+  /** allocations evaluated on the training set (the budget) */
+  evaluated: number;
+  /** per-module methods: the allocation history, starting allocation first, one entry per round */
+  path: number[][];
+  rounds: number;
+  /** per-module methods: stopped by the L + 1 rule (false when the budget ran out) */
+  converged: boolean;
+}
+
+function result(ev: Evaluator, method: string, allocation: number[], evaluated: number, path: number[][], rounds: number, converged: boolean): OptimizerResult {
+  return {
+    method,
+    allocation: [...allocation],
+    label: ev.label(allocation),
+    trainAcc: ev.accuracy(allocation, "train"),
+    testAcc: ev.accuracy(allocation, "test"),
+    evaluated,
+    path: path.map((a) => [...a]),
+    rounds,
+    converged,
+  };
+}
+
+/** True when the last `count` entries of `history` are identical allocations. */
+export function lastIdentical(history: readonly (readonly number[])[], count: number): boolean {
+  if (history.length < count) return false;
+  const last = history[history.length - 1].join(",");
+  for (let i = history.length - count; i < history.length - 1; i++) if (history[i].join(",") !== last) return false;
+  return true;
+}
+
+export interface TieAggregation {
+  /** the chosen candidate */
+  choice: number;
+  /** candidate → number of questions on which it is tied-best, in insertion order */
+  counts: Map<number, number>;
+}
+
+/** LLMSelector's aggregation (the authors' code): per question keep every candidate tied at the maximum score;
+ * choose the candidate that is tied-best on the most questions; equal counts go to the first inserted (questions
+ * in order, candidates in model order within a question). `scores[question][candidate]`. */
+export function aggregateTiedBest(scores: ReadonlyArray<ArrayLike<number>>): TieAggregation {
+  checkNonEmpty("scores", scores as unknown[]);
+  const counts = new Map<number, number>();
+  for (const row of scores) {
+    let max = -Infinity;
+    for (let k = 0; k < row.length; k++) if (row[k] > max) max = row[k];
+    for (let k = 0; k < row.length; k++) if (row[k] === max) counts.set(k, (counts.get(k) ?? 0) + 1);
+  }
+  let choice = -1;
+  let best = -1;
+  for (const [k, n] of counts) {
+    if (n > best) {
+      best = n;
+      choice = k;
+    }
+  }
+  return { choice, counts };
+}
+
+function startAllocation(ev: Evaluator, start: AllocationInput | undefined, seed: number | string): number[] {
+  if (start !== undefined) return ev.allocation(start);
+  const r = rng(seed).fork("start");
+  return Array.from({ length: ev.moduleCount }, () => r.int(ev.modelCount));
+}
+
+function withModel(allocation: readonly number[], module: number, model: number): number[] {
+  const a = [...allocation];
+  a[module] = model;
+  return a;
+}
+
+export interface LlmSelectorOptions {
+  /** starting allocation; default a random one drawn from `seed` */
+  start?: AllocationInput;
+  /** diagnoser accuracy q ∈ [0, 1] */
+  q?: number;
+  /** weight of end-to-end correctness in the module score (any γ > 0 ranks the same way; 0 drops it) */
+  gamma?: number;
+  seed?: number | string;
+  /** stop (unconverged) before a round that would exceed this many evaluated allocations */
+  maxBudget?: number;
+}
+
+/** LLMSelector (paper Alg. 1 with the authors' tie rule): nominate modules in turn; for the nominated module try
+ * every model on the training set; per question, module score = diagnoser judgment + γ × end-to-end correct; keep
+ * the tied-best models per question and take the one tied-best on the most questions; stop when the last L + 1
+ * allocations (the start included) are identical. Each round evaluates K allocations. */
+export function llmSelector(ev: Evaluator, options: LlmSelectorOptions = {}): OptimizerResult {
+  const q = checkProbability("q", options.q ?? 1);
+  const gamma = checkNumber("gamma", options.gamma ?? 0.5, { min: 0 });
+  const seed = options.seed ?? 1;
+  const maxBudget = checkInteger("maxBudget", options.maxBudget ?? 5000, { min: 0 });
+  const K = ev.modelCount;
+  const L = ev.moduleCount;
+  const diagnoser = new Diagnoser(q, rng(seed).fork("diagnoser"), L);
+  let current = startAllocation(ev, options.start, seed);
+  const history: number[][] = [current];
+  let evaluated = 0;
+  let rounds = 0;
+  const size = ev.world.train.size;
+  const scores: Float64Array[] = Array.from({ length: size }, () => new Float64Array(K));
+  while (!lastIdentical(history, L + 1)) {
+    if (evaluated + K > maxBudget) return result(ev, "llmSelector", current, evaluated, history, rounds, false);
+    const module = rounds % L;
+    const runs = Array.from({ length: K }, (_, k) => ev.run(withModel(current, module, k), "train"));
+    for (let z = 0; z < size; z++) {
+      for (let k = 0; k < K; k++) {
+        const run = runs[k];
+        scores[z][k] = run.correct[z] ? 1 + gamma : diagnoser.judge(run.fault[z], module);
+      }
+    }
+    current = withModel(current, module, aggregateTiedBest(scores).choice);
+    history.push(current);
+    evaluated += K;
+    rounds++;
+  }
+  return result(ev, "llmSelector", current, evaluated, history, rounds, true);
+}
+
+export interface GreedyOptions {
+  start?: AllocationInput;
+  seed?: number | string;
+  maxBudget?: number;
+}
+
+/** Coordinate ascent on end-to-end training accuracy, same nomination order and stopping rule as LLMSelector:
+ * the nominated module switches only to a strictly better model (the best one; equal ones to the first). */
+export function greedy(ev: Evaluator, options: GreedyOptions = {}): OptimizerResult {
+  const seed = options.seed ?? 1;
+  const maxBudget = checkInteger("maxBudget", options.maxBudget ?? 5000, { min: 0 });
+  const K = ev.modelCount;
+  const L = ev.moduleCount;
+  let current = startAllocation(ev, options.start, seed);
+  const history: number[][] = [current];
+  let evaluated = 0;
+  let rounds = 0;
+  while (!lastIdentical(history, L + 1)) {
+    if (evaluated + K > maxBudget) return result(ev, "greedy", current, evaluated, history, rounds, false);
+    const module = rounds % L;
+    let bestAcc = ev.accuracy(current, "train");
+    let bestModel = current[module];
+    for (let k = 0; k < K; k++) {
+      const acc = ev.accuracy(withModel(current, module, k), "train");
+      if (acc > bestAcc) {
+        bestAcc = acc;
+        bestModel = k;
+      }
+    }
+    current = withModel(current, module, bestModel);
+    history.push(current);
+    evaluated += K;
+    rounds++;
+  }
+  return result(ev, "greedy", current, evaluated, history, rounds, true);
+}
+
+function decode(index: number, K: number, L: number): number[] {
+  const a = new Array<number>(L);
+  for (let j = L - 1; j >= 0; j--) {
+    a[j] = index % K;
+    index = Math.floor(index / K);
+  }
+  return a;
+}
+
+/** Every allocation (K^L), the best on the training set (ties: the first in lexicographic order). */
+export function exhaustive(ev: Evaluator, options: { limit?: number } = {}): OptimizerResult {
+  const total = allocationCount(ev.modelCount, ev.moduleCount);
+  const limit = checkInteger("limit", options.limit ?? 1_000_000, { min: 1 });
+  if (total > limit) throw new ParameterError("limit", `exhaustive search over ${total} allocations exceeds the limit ${limit}`);
+  let best: number[] = decode(0, ev.modelCount, ev.moduleCount);
+  let bestAcc = -1;
+  for (let i = 0; i < total; i++) {
+    const a = decode(i, ev.modelCount, ev.moduleCount);
+    const acc = ev.accuracy(a, "train");
+    if (acc > bestAcc) {
+      bestAcc = acc;
+      best = a;
+    }
+  }
+  return result(ev, "exhaustive", best, total, [best], 0, true);
+}
+
+/** `budget` distinct allocations drawn uniformly at random; the best on the training set (ties: drawn first). */
+export function randomSearch(ev: Evaluator, options: { budget: number; seed?: number | string }): OptimizerResult {
+  const budget = checkInteger("budget", options.budget, { min: 1 });
+  const total = allocationCount(ev.modelCount, ev.moduleCount);
+  const r = rng(options.seed ?? 1).fork("randomSearch");
+  const draws = Math.min(budget, total);
+  const seen = new Set<number>();
+  let best: number[] = [];
+  let bestAcc = -1;
+  while (seen.size < draws) {
+    const i = budget >= total ? seen.size : r.int(total);
+    if (seen.has(i)) continue;
+    seen.add(i);
+    const a = decode(i, ev.modelCount, ev.moduleCount);
+    const acc = ev.accuracy(a, "train");
+    if (acc > bestAcc) {
+      bestAcc = acc;
+      best = a;
+    }
+  }
+  return result(ev, "randomSearch", best, draws, [best], 0, true);
+}
+
+/** The best of the K allocations that use one model everywhere. */
+export function bestSingleModel(ev: Evaluator): OptimizerResult {
+  let best: number[] = [];
+  let bestAcc = -1;
+  for (let k = 0; k < ev.modelCount; k++) {
+    const a = new Array<number>(ev.moduleCount).fill(k);
+    const acc = ev.accuracy(a, "train");
+    if (acc > bestAcc) {
+      bestAcc = acc;
+      best = a;
+    }
+  }
+  return result(ev, "bestSingle", best, ev.modelCount, [best], 0, true);
+}
+
+// ---- cost (exercise 7) ----
+
+export interface CostedResult extends OptimizerResult {
+  lambda: number;
+  /** price of one run (sum over modules) */
+  cost: number;
+}
+
+function priceTable(ev: Evaluator, prices: Readonly<Record<string, number>>): number[] {
+  return ev.world.names.map((name) => allocationCost([name], prices));
+}
+
+/** Exhaustive search for the allocation maximizing training accuracy − λ × price per run. */
+export function costAware(ev: Evaluator, options: { prices: Readonly<Record<string, number>>; lambda: number }): CostedResult {
+  const lambda = checkNumber("lambda", options.lambda, { min: 0 });
+  const price = priceTable(ev, options.prices);
+  const total = allocationCount(ev.modelCount, ev.moduleCount);
+  if (total > 1_000_000) throw new ParameterError("system", `cost-aware exhaustive search over ${total} allocations is too large`);
+  let best: number[] = [];
+  let bestValue = -Infinity;
+  let bestCost = 0;
+  for (let i = 0; i < total; i++) {
+    const a = decode(i, ev.modelCount, ev.moduleCount);
+    let cost = 0;
+    for (const k of a) cost += price[k];
+    const value = ev.accuracy(a, "train") - lambda * cost;
+    // equal value: the cheaper one
+    if (value > bestValue + 1e-12 || (Math.abs(value - bestValue) <= 1e-12 && cost < bestCost)) {
+      bestValue = value;
+      best = a;
+      bestCost = cost;
+    }
+  }
+  return { ...result(ev, "costAware", best, total, [best], 0, true), lambda, cost: bestCost };
+}
+
+/** costAware for each λ: the cost–accuracy frontier traced by the price weight. */
+export function costFrontier(ev: Evaluator, options: { prices: Readonly<Record<string, number>>; lambdas: readonly number[] }): CostedResult[] {
+  return checkNonEmpty("lambdas", options.lambdas).map((lambda) => costAware(ev, { prices: options.prices, lambda }));
+}
+
+export interface PricedAllocation {
+  allocation: number[];
+  label: string;
+  cost: number;
+  trainAcc: number;
+  testAcc: number;
+  /** no other allocation is at most as expensive and strictly more accurate on the training set (or cheaper and as accurate) */
+  pareto: boolean;
+}
+
+/** Every allocation with its price and accuracy, Pareto-optimal ones (train accuracy vs price) marked. */
+export function pricedAllocations(ev: Evaluator, prices: Readonly<Record<string, number>>): PricedAllocation[] {
+  const price = priceTable(ev, prices);
+  const total = allocationCount(ev.modelCount, ev.moduleCount);
+  if (total > 100_000) throw new ParameterError("system", `listing ${total} allocations is too large`);
+  const all: PricedAllocation[] = [];
+  for (let i = 0; i < total; i++) {
+    const a = decode(i, ev.modelCount, ev.moduleCount);
+    let cost = 0;
+    for (const k of a) cost += price[k];
+    all.push({ allocation: a, label: ev.label(a), cost, trainAcc: ev.accuracy(a, "train"), testAcc: ev.accuracy(a, "test"), pareto: false });
+  }
+  for (const p of all) {
+    p.pareto = !all.some((o) => (o.cost <= p.cost && o.trainAcc > p.trainAcc) || (o.cost < p.cost && o.trainAcc >= p.trainAcc));
+  }
+  return all;
+}
