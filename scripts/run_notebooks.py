@@ -197,6 +197,8 @@ def export_html(nb, name, title, html_dir, mathjax_url):
     )
     nb.metadata["title"] = title
     body, _ = exporter.from_notebook_node(nb, resources={"metadata": {"name": name}})
+    # Links between notebooks ([02](02-cache-vs-balance.ipynb)) point at the sibling handout pages instead.
+    body = re.sub(r'href="(\d\d-[A-Za-z0-9_-]+)\.ipynb(#[^"]*)?"', lambda m: f'href="{m.group(1)}.html{m.group(2) or ""}"', body)
     out = os.path.join(html_dir, name + ".html")
     with open(out, "w", encoding="utf-8") as f:
         f.write(body)
