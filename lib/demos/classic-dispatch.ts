@@ -4,7 +4,7 @@ import { checkInteger, checkNonEmpty, checkNumber, checkOneOf } from "../core/er
 import type { Row } from "../core/table";
 import { ballsIntoBins, choiceMaxLoadFormula, randomMaxLoadFormula } from "../dispatch/balls-into-bins";
 import { JOB_SIZE_DISTRIBUTIONS, jobSizeMoments } from "../dispatch/job-sizes";
-import { DISPATCH_POLICIES, DispatchPolicy } from "../dispatch/policies";
+import { DISPATCH_POLICIES, DispatchPolicy, LOAD_AWARE_POLICIES } from "../dispatch/policies";
 import { dispatchAcrossSeeds, DispatchSummary, queueLengthTrace, simulateDispatch, topServerShare } from "../dispatch/servers";
 import { defineDemo } from "./registry";
 
@@ -150,7 +150,7 @@ export const staleInformationDemo = defineDemo({
     for (const refresh of intervals) {
       for (const policy of policies) {
         progress?.(`T = ${refresh}, ${policy}`);
-        const usesView = policy === "jsq" || policy === "powerOfTwo" || policy === "leastWorkLeft";
+        const usesView = LOAD_AWARE_POLICIES.includes(policy);
         let r = usesView ? undefined : blind.get(policy);
         if (!r) {
           r = dispatchAcrossSeeds({ servers: p.servers, utilization: p.utilization, jobs: p.jobs, policy, refresh: usesView ? refresh : 0, warmupFraction: p.warmupFraction }, p.seed, seeds);
