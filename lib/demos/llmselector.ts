@@ -120,9 +120,10 @@ export const llmSelectorPools = defineDemo({
   id: "04.2",
   section: "§4.4",
   title: "Random model pools: mixing models vs the best single model",
-  defaults: { seed: 1, pools: 10, train: 200, test: 300, q: 1, systems: [...SYSTEM_NAMES] as string[] },
+  defaults: { seed: selectorWorldData().randomPools.seed, pools: 10, runsPerPool: 3, train: 200, test: 300, q: 1, systems: [...SYSTEM_NAMES] as string[] },
   describe: {
     pools: "random pools of 5 models (ability = general level + per-skill expertise)",
+    runsPerPool: "runs of greedy / LLMSelector / random search per pool (different random starts), averaged",
     q: "diagnoser accuracy",
     systems: "compound systems to optimize",
     train: "training questions per pool",
@@ -130,33 +131,45 @@ export const llmSelectorPools = defineDemo({
   },
   run(p, context) {
     const pools = checkInteger("pools", p.pools, { min: 1, max: 100 });
+    const runs = checkInteger("runsPerPool", p.runsPerPool, { min: 1, max: 100 });
     const q = checkProbability("q", p.q);
     const rows: Row[] = [];
     for (const systemName of checkNonEmpty("systems", p.systems)) {
       const system = getSystem(systemName);
-      const byMethod = new Map<string, OptimizerResult[]>(POOL_METHODS.map((m) => [m, []]));
+      // per method, per pool: the runs on that pool
+      const byMethod = new Map<string, OptimizerResult[][]>(POOL_METHODS.map((m) => [m, []]));
+      const push = (r: OptimizerResult, pool: number) => {
+        const perPool = byMethod.get(r.method) as OptimizerResult[][];
+        (perPool[pool] ??= []).push(r);
+      };
       for (let pool = 0; pool < pools; pool++) {
         context.progress?.(`${systemName}: pool ${pool + 1}/${pools}`);
         const ev = new Evaluator(randomPoolWorld({ seed: p.seed, pool, train: p.train, test: p.test }), system);
-        const runSeed = `${String(p.seed)}/pool/${pool}`;
-        const l = llmSelector(ev, { q, seed: runSeed });
-        // random search gets exactly LLMSelector's budget on the same pool
-        const results = [bestSingleModel(ev), greedy(ev, { seed: runSeed }), l, randomSearch(ev, { budget: l.evaluated, seed: runSeed }), exhaustive(ev)];
-        for (const r of results) (byMethod.get(r.method) as OptimizerResult[]).push(r);
+        push(bestSingleModel(ev), pool);
+        push(exhaustive(ev), pool);
+        for (let run = 0; run < runs; run++) {
+          const runSeed = `${String(p.seed)}/pool/${pool}/run/${run}`;
+          const l = llmSelector(ev, { q, seed: runSeed });
+          push(l, pool);
+          push(greedy(ev, { seed: runSeed }), pool);
+          // random search gets exactly the budget LLMSelector used in this run
+          push(randomSearch(ev, { budget: l.evaluated, seed: runSeed }), pool);
+        }
       }
-      const single = byMethod.get("bestSingle") as OptimizerResult[];
-      const singleTest = mean(single.map((r) => r.testAcc));
+      const poolMean = (method: string, key: "testAcc" | "trainAcc" | "evaluated") =>
+        (byMethod.get(method) as OptimizerResult[][]).map((rs) => mean(rs.map((r) => r[key])));
+      const singleTest = poolMean("bestSingle", "testAcc");
       for (const method of POOL_METHODS) {
-        const rs = byMethod.get(method) as OptimizerResult[];
-        const testAcc = mean(rs.map((r) => r.testAcc));
+        const test = poolMean(method, "testAcc");
+        const testAcc = mean(test);
         rows.push({
           system: systemName,
           method,
           testAcc,
-          gainPoints: (testAcc - singleTest) * 100,
-          trainAcc: mean(rs.map((r) => r.trainAcc)),
-          evaluated: mean(rs.map((r) => r.evaluated)),
-          poolsBeatingSingle: rs.filter((r, i) => r.testAcc > single[i].testAcc).length,
+          gainPoints: (testAcc - mean(singleTest)) * 100,
+          trainAcc: mean(poolMean(method, "trainAcc")),
+          evaluated: mean(poolMean(method, "evaluated")),
+          poolsBeatingSingle: test.filter((t, i) => t > singleTest[i]).length,
         });
       }
     }
@@ -173,8 +186,8 @@ export const llmSelectorPools = defineDemo({
       ],
       rows,
       notes: [
-        `${pools} pools of ${selectorWorldData().randomPools.models} random models; ${p.train} training and ${p.test} test questions per pool; diagnoser accuracy q = ${q}.`,
-        "Greedy and LLMSelector start from the same random allocation; random search draws as many distinct allocations as LLMSelector evaluated on that pool.",
+        `${pools} pools of ${selectorWorldData().randomPools.models} random models (seed ${String(p.seed)}); ${p.train} training and ${p.test} test questions per pool; diagnoser accuracy q = ${q}.`,
+        `Greedy, LLMSelector and random search: ${runs} run(s) per pool, averaged. In each run greedy and LLMSelector start from the same random allocation, and random search draws as many distinct allocations as LLMSelector evaluated.`,
       ],
     };
   },
@@ -186,7 +199,7 @@ export const llmSelectorNoisyDiagnoser = defineDemo({
   id: "04.3",
   section: "§4.4",
   title: "A less accurate diagnoser: LLMSelector's budget and accuracy",
-  defaults: { seed: 1, pools: 10, runsPerPool: 3, qs: [1, 0.9, 0.8, 0.7, 0.6], system: "debate", train: 200, test: 300, maxBudget: 5000 },
+  defaults: { seed: selectorWorldData().randomPools.seed, pools: 10, runsPerPool: 3, qs: [1, 0.9, 0.8, 0.7, 0.6], system: "debate", train: 200, test: 300, maxBudget: 5000 },
   describe: {
     qs: "diagnoser accuracies to sweep",
     runsPerPool: "LLMSelector runs per pool (different random starts and diagnoser draws)",
@@ -259,7 +272,7 @@ export const llmSelectorViolations = defineDemo({
   id: "04.4",
   section: "§4.5",
   title: "When monotonicity fails: self-blind critics and debate diversity",
-  defaults: { seed: 1, pools: 10, train: 200, test: 300, sameModelCriticFactor: sameModelCriticFactor(), q: 1 },
+  defaults: { seed: selectorWorldData().randomPools.seed, pools: 10, train: 200, test: 300, sameModelCriticFactor: sameModelCriticFactor(), q: 1 },
   describe: {
     sameModelCriticFactor: "a critic that is the generator's own model detects errors with probability × this factor",
     q: "diagnoser accuracy for LLMSelector",

@@ -145,6 +145,7 @@ export interface SelectorWorldData {
   skills: string[];
   caseStudy: { seed: number; train: number; test: number; difficultySpread: number; noiseScale: number; models: SelectorModel[]; prices: Record<string, number> };
   randomPools: {
+    seed: number;
     models: number;
     train: number;
     test: number;
@@ -230,13 +231,14 @@ export function randomPoolWorld(options: {
 }): World {
   const d = selectorWorldData();
   const pool = checkInteger("pool", options.pool, { min: 0 });
-  const base = rng(options.seed ?? 1).fork(`pool/${pool}`);
+  const seed = options.seed ?? d.randomPools.seed;
+  const base = rng(seed).fork(`pool/${pool}`);
   const models = randomPool(base.fork("models"), options.poolOptions ?? {});
   return buildWorld({
     models,
     train: options.train ?? d.randomPools.train,
     test: options.test ?? d.randomPools.test,
-    seed: `${String(options.seed ?? 1)}/pool/${pool}`,
+    seed: `${String(seed)}/pool/${pool}`,
     difficultySpread: d.randomPools.difficultySpread,
     noiseScale: d.randomPools.noiseScale,
     wrongAnswers: d.systems.wrongAnswers,
