@@ -3,6 +3,7 @@ export * from "./core/index";
 export * from "./hardware/index";
 export * from "./dispatch/index";
 export * from "./cluster/index";
+export * from "./traces/index";
 export * from "./selector/index";
 export * from "./demos/index";
 export * from "./view/index";

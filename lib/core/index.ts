@@ -4,3 +4,4 @@ export * from "./stats";
 export * from "./heap";
 export * from "./data";
 export * from "./table";
+export * from "./arrivals";
