@@ -146,8 +146,13 @@ export function fewestRequests(view: ClusterView): number {
   return best;
 }
 
-/** Longest view match: the replica and its matched tokens; ties → least loaded among them. */
-export function longestMatch(request: ClusterRequest, view: ClusterView): { replica: number; tokens: number } {
+/** How to choose among replicas with equally long matches. */
+export type TieBreak = "lowestIndex" | "leastLoad";
+
+/** Longest view match: the replica and its matched tokens. Ties → lowest index (a plain argmax, as Preble's
+ * released scheduler breaks them: what lets a shared system prompt or a hot prefix pull all traffic to one
+ * replica) or → the least loaded of the tied replicas (fewest outstanding tokens, then requests, then index). */
+export function longestMatch(request: ClusterRequest, view: ClusterView, ties: TieBreak = "lowestIndex"): { replica: number; tokens: number } {
   let best = 0;
   let bestTokens = -1;
   for (let i = 0; i < view.replicaCount; i++) {
@@ -155,7 +160,7 @@ export function longestMatch(request: ClusterRequest, view: ClusterView): { repl
     if (m > bestTokens) {
       best = i;
       bestTokens = m;
-    } else if (m === bestTokens) {
+    } else if (m === bestTokens && ties === "leastLoad") {
       const a = view.outstandingTokens(i);
       const b = view.outstandingTokens(best);
       if (a < b || (a === b && view.outstandingRequests(i) < view.outstandingRequests(best))) best = i;
@@ -222,19 +227,19 @@ registerRouter("powerOfTwo", "two random replicas, the one with fewer outstandin
   };
 });
 
-registerRouter("prefixAffinity", "always the longest view match (ties → least load)", (_ctx, o) => {
+registerRouter("prefixAffinity", "always the longest view match (ties → lowest index)", (_ctx, o) => {
   checkNoUnknown("prefixAffinity", o, []);
   return { name: "prefixAffinity", route: (req, view) => longestMatch(req, view).replica };
 });
 
 /** thresholdAffinity(θ): match / prompt ≥ θ → the longest match, else the least-loaded replica (§2.3). */
-export function thresholdAffinityRouter(theta: number): Router {
+export function thresholdAffinityRouter(theta: number, ties: TieBreak = "lowestIndex"): Router {
   checkNumber("threshold", theta, { min: 0, max: 1 });
   const decisions = new DecisionCounter();
   return {
     name: `thresholdAffinity(${theta})`,
     route(req, view) {
-      const best = longestMatch(req, view);
+      const best = longestMatch(req, view, ties);
       if (best.tokens > 0 && best.tokens >= theta * req.promptTokens) {
         decisions.add("affinity");
         return best.replica;
@@ -253,13 +258,15 @@ registerRouter("thresholdAffinity", "longest match when it covers ≥ θ of the 
 
 registerRouter(
   "cacheAwareGuarded",
-  "SGLang-like: if max − min outstanding requests > absolute (8) and max > relative (1.5) × min → fewest requests; else thresholdAffinity(θ)",
+  "SGLang-like: if max − min outstanding requests > absolute (8) and max > relative (1.5) × min → fewest requests; else thresholdAffinity(θ), ties among equally long matches → the least loaded",
   (_ctx, o) => {
     checkNoUnknown("cacheAwareGuarded", o, ["threshold", "balanceAbs", "balanceRel"]);
     const theta = threshold(o, 0.5);
     const abs = checkInteger("balanceAbs", o.balanceAbs ?? 8, { min: 0 });
     const rel = checkNumber("balanceRel", o.balanceRel ?? 1.5, { min: 1 });
-    const inner = thresholdAffinityRouter(theta);
+    // Among replicas holding the same prefix it balances (like SGLang's router, it does not stick to one copy):
+    // copies made by the guard are then used, which keeps the hit rate up on a hot spot (§2.5).
+    const inner = thresholdAffinityRouter(theta, "leastLoad");
     let guarded = 0;
     return {
       name: "cacheAwareGuarded",

@@ -46,7 +46,7 @@ export interface ClusterOptions {
   localPolicy?: LocalPolicySpec;
   /** seconds before eviction / store notices reach the router; default 0 */
   notificationDelay?: number;
-  /** snapshots of all caches for the replication factor, evenly spaced after the warm-up; default 40 */
+  /** snapshots of all caches for the replication factor, evenly spaced after the warm-up; default 20 */
   replicationSamples?: number;
   /** assert KV ≤ capacity inside the engine and tree invariants (tests); default false */
   check?: boolean;
@@ -62,6 +62,10 @@ export interface ClusterMetrics {
   p99TTFT: number;
   meanTPOT: number;
   meanQueueing: number;
+  /** mean latency each request would have alone on an idle replica with the same cached prefix */
+  meanAloneLatency: number;
+  /** meanLatency / meanAloneLatency: how much queueing and batching stretch requests (a load measure) */
+  slowdown: number;
   /** cached prompt tokens / prompt tokens */
   hitRate: number;
   /** Σ over replicas of cached tokens / distinct cached tokens, time-averaged over the samples */
@@ -169,7 +173,8 @@ function unionOf(trees: RadixTree[], keySegments: Set<number>): { distinct: numb
   const visit = (nodes: RadixNode[]): void => {
     let held = 0;
     let full = false;
-    for (const n of nodes) {
+    for (let i = 0; i < nodes.length; i++) {
+      const n = nodes[i];
       if (n.held > held) held = n.held;
       if (n.held === n.tokens) full = true;
     }
@@ -178,14 +183,19 @@ function unionOf(trees: RadixTree[], keySegments: Set<number>): { distinct: numb
     for (let j = 0; j < nodes.length; j++) {
       const children = nodes[j].children;
       if (children === null) continue;
-      for (const [id, c] of children) {
+      for (const c of children.values()) {
+        const id = c.segment;
         let seenBefore = false;
-        for (let i = 0; i < j && !seenBefore; i++) seenBefore = nodes[i].children?.has(id) ?? false;
+        for (let i = 0; i < j && !seenBefore; i++) {
+          const other = nodes[i].children;
+          seenBefore = other !== null && other.has(id);
+        }
         if (seenBefore) continue;
         let group: RadixNode[] | null = null;
         for (let k = j + 1; k < nodes.length; k++) {
-          const other = nodes[k].children?.get(id);
-          if (other !== undefined) (group ??= [c]).push(other);
+          const other = nodes[k].children;
+          const o = other === null ? undefined : other.get(id);
+          if (o !== undefined) (group ??= [c]).push(o);
         }
         if (group === null) single(c);
         else visit(group);
@@ -207,7 +217,7 @@ export function simulateCluster(options: ClusterOptions): ClusterResult {
   const chunkBudget = checkInteger("chunkBudget", options.chunkBudget ?? 512, { min: 1 });
   const maxRunning = checkInteger("maxRunning", options.maxRunning ?? 1024, { min: 1 });
   const delay = checkNumber("notificationDelay", options.notificationDelay ?? 0, { min: 0 });
-  const samples = checkInteger("replicationSamples", options.replicationSamples ?? 40, { min: 0 });
+  const samples = checkInteger("replicationSamples", options.replicationSamples ?? 20, { min: 0 });
   const check = options.check ?? false;
 
   // Requests: given, or generated from a workload.
@@ -363,7 +373,7 @@ export function simulateCluster(options: ClusterOptions): ClusterResult {
     }
   }
 
-  const metrics = computeMetrics(records, replicasCount, warmupCount, outstandingAtArrival, engines, lastFinish);
+  const metrics = computeMetrics(records, replicasCount, warmupCount, outstandingAtArrival, engines, lastFinish, step, chunkBudget);
   metrics.replication = sampleCount > 0 && sumDistinct > 0 ? sumHeld / sumDistinct : NaN;
   metrics.distinctCachedTokens = sampleCount > 0 ? sumDistinct / sampleCount : NaN;
   metrics.distinctCachedKeys = sampleCount > 0 ? sumKeys / sampleCount : NaN;
@@ -393,18 +403,38 @@ export function simulateCluster(options: ClusterOptions): ClusterResult {
     makespan: lastFinish,
     iterations,
     wallSeconds: (Date.now() - wallStart) / 1000,
-    warmupRule: `metrics over requests ${warmupCount + 1}–${n} by arrival: the first ${warmupCount} (${Math.round(warmup * 100)}%) are warm-up (caches start empty); replication sampled ${samples}× evenly from the first measured arrival to the last arrival`,
+    warmupRule: `${warmupDescription(warmup, samples)} (here the first ${warmupCount} of ${n})`,
     overloadRule: OVERLOAD_RULE,
   };
 }
 
-export const OVERLOAD_RULE =
-  "overloaded when the mean latency of the last quarter of measured arrivals is > 1.5× that of the second quarter AND the outstanding requests over the last 10% of arrivals average > 2× those over the 40–50% window plus one per replica";
+/** The warm-up rule in words, for tables' notes. */
+export function warmupDescription(warmup = 0.2, samples = 20): string {
+  return `warm-up: caches start empty and the first ${Math.round(warmup * 100)}% of requests by arrival are left out of the metrics; replication is sampled ${samples}× evenly from the first measured arrival to the last arrival`;
+}
 
-function computeMetrics(records: RequestRecord[], replicas: number, warmupCount: number, outstanding: Float64Array, engines: Replica[], makespan: number): ClusterMetrics {
+export const OVERLOAD_RULE =
+  "overloaded when queues grow (mean latency of the last quarter of measured arrivals > 1.3× the second quarter's, and outstanding requests over the last 10% of arrivals > 1.5× those over the 40–50% window plus one per replica) or when the mean latency exceeds 10× a lone request's (saturated: the numbers then depend on the run's length)";
+
+/** Seconds a request would take alone on an idle replica: chunked prefill of its uncached tokens, then one
+ * decode step per further output token. */
+export function aloneLatency(step: StepModel, promptTokens: number, cachedTokens: number, outputTokens: number, chunkBudget: number): number {
+  let t = 0;
+  let done = cachedTokens;
+  while (done < promptTokens) {
+    const chunk = Math.min(chunkBudget, promptTokens - done);
+    t += step.mixed(chunk, chunk * done + (chunk * (chunk + 1)) / 2, done, 0, 0, done + chunk === promptTokens ? 1 : 0).seconds;
+    done += chunk;
+  }
+  for (let k = 1; k < outputTokens; k++) t += step.mixed(0, 0, 0, 1, promptTokens + k, 0).seconds;
+  return t;
+}
+
+function computeMetrics(records: RequestRecord[], replicas: number, warmupCount: number, outstanding: Float64Array, engines: Replica[], makespan: number, step: StepModel, chunkBudget: number): ClusterMetrics {
   const measured = records.slice(warmupCount);
   const m = measured.length;
   const latency = measured.map((r) => r.latency);
+  const alone = mean(measured.map((r) => aloneLatency(step, r.promptTokens, r.cachedTokens, r.outputTokens, chunkBudget)));
   const ttft = measured.map((r) => r.ttft);
   const tpot = measured.map((r) => r.tpot).filter((x) => Number.isFinite(x));
   let prompt = 0;
@@ -432,6 +462,8 @@ function computeMetrics(records: RequestRecord[], replicas: number, warmupCount:
     p99TTFT: quantile(ttft, 0.99),
     meanTPOT: tpot.length ? mean(tpot) : NaN,
     meanQueueing: mean(measured.map((r) => r.queueing)),
+    meanAloneLatency: alone,
+    slowdown: mean(latency) / alone,
     hitRate: prompt > 0 ? cached / prompt : 0,
     replication: NaN,
     distinctCachedTokens: NaN,
@@ -441,6 +473,6 @@ function computeMetrics(records: RequestRecord[], replicas: number, warmupCount:
     utilization: engines.map((e) => (makespan > 0 ? e.busySeconds / makespan : 0)),
     latencyTrend,
     backlogTrend,
-    overloaded: latencyTrend > 1.5 && endMean > 2 * midMean + replicas,
+    overloaded: (latencyTrend > 1.3 && endMean > 1.5 * midMean + replicas) || mean(latency) / alone > 10,
   };
 }

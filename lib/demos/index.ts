@@ -3,9 +3,11 @@ import { registerDemo } from "./registry";
 import { stepModelDecode, stepModelPrefill } from "./step-model";
 import { classicDispatchDemos } from "./classic-dispatch";
 import { llmSelectorDemos } from "./llmselector";
+import { cacheVsBalanceDemos } from "./cache-vs-balance";
 
 export * from "./registry";
 
 for (const demo of [stepModelPrefill, stepModelDecode]) registerDemo(demo);
 for (const demo of classicDispatchDemos) registerDemo(demo);
 for (const demo of llmSelectorDemos) registerDemo(demo);
+for (const demo of cacheVsBalanceDemos) registerDemo(demo);
