@@ -94,3 +94,39 @@ export function listNotebooks() {
     .sort()
     .map((f) => path.join(NOTEBOOKS_DIR, f));
 }
+
+/** Every .ts file under lib/ (the library the notebooks load, compiled into build/lib). */
+function libSources(dir = path.join(ROOT, "lib")) {
+  const out = [];
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) out.push(...libSources(full));
+    else if (entry.name.endsWith(".ts")) out.push(full);
+  }
+  return out;
+}
+
+export const BUILD_STAMP = path.join(ROOT, "build", ".stamp");
+
+/** Why build/lib is out of date with lib/ (a newer source, a missing build), or null when it is current. */
+export function libBuildStale() {
+  if (!fs.existsSync(BUILD_STAMP) || !fs.existsSync(path.join(ROOT, "build", "lib", "index.js"))) return "build/lib is missing";
+  const built = fs.statSync(BUILD_STAMP).mtimeMs;
+  const config = ["tsconfig.json", "tsconfig.build.json"].map((f) => path.join(ROOT, f));
+  const newer = [...libSources(), ...config].find((f) => fs.statSync(f).mtimeMs > built);
+  return newer ? `${path.relative(ROOT, newer)} changed since the last build` : null;
+}
+
+/** Compiles lib/ into build/lib when stale; returns a note for the set-up summary. Exits on a compile error. */
+export function buildLib({ quiet = false } = {}) {
+  const stale = libBuildStale();
+  if (!stale) return "library build ok";
+  if (!quiet) console.log(`build: ${stale}; compiling lib/ into build/lib`);
+  const r = spawnSync(process.execPath, [path.join(ROOT, "node_modules", "typescript", "bin", "tsc"), "-p", "tsconfig.build.json"], { cwd: ROOT, stdio: "inherit" });
+  if (r.status !== 0) {
+    console.error("build: lib/ does not compile (errors above); the notebooks load build/lib, so fix them first");
+    process.exit(r.status || 1);
+  }
+  fs.writeFileSync(BUILD_STAMP, new Date().toISOString() + "\n");
+  return "library compiled";
+}

@@ -217,6 +217,13 @@ def main():
                         help="seconds to wait after an allowed error (0 lets tslab abort the next cell; for tests)")
     args = parser.parse_args()
 
+    # Notebooks load the compiled library (notebooks/lib -> build/lib): rebuild it first if lib/ changed.
+    import subprocess
+    build = subprocess.run(["node", os.path.join(ROOT, "scripts", "build-lib.mjs")], cwd=ROOT)
+    if build.returncode != 0:
+        print("build of lib/ failed: the notebooks would run stale code", flush=True)
+        return 1
+
     summary = []
     total = len(args.notebooks)
     for n, path in enumerate(args.notebooks, 1):

@@ -2,7 +2,16 @@
 // paths so it finds the tslab kernel registered by scripts/setup.mjs. Extra arguments go to Jupyter:
 //   npm start -- --no-browser --port=8890
 import { spawn } from "node:child_process";
-import { NOTEBOOKS_DIR, PYTHON, isRoot, jupyterEnv } from "./project.mjs";
+import * as path from "node:path";
+import { NOTEBOOKS_DIR, PYTHON, ROOT, isRoot, jupyterEnv } from "./project.mjs";
+
+// Keep build/lib in step with lib/ while Jupyter runs: edit a .ts file, then restart the kernel to load it.
+const watcher = spawn(
+  process.execPath,
+  [path.join(ROOT, "node_modules", "typescript", "bin", "tsc"), "-p", "tsconfig.build.json", "--watch", "--preserveWatchOutput"],
+  { cwd: ROOT, stdio: ["ignore", "ignore", "inherit"] },
+);
+process.on("exit", () => watcher.kill());
 
 const args = [
   "-m",
@@ -14,6 +23,7 @@ const args = [
 ];
 console.log(`start: ${PYTHON} ${args.join(" ")}`);
 console.log("start: open the URL printed below (with its token); stop with Ctrl-C twice.");
+console.log("start: lib/ is recompiled into build/lib on every change (tsc --watch); restart the kernel to pick it up.");
 const child = spawn(PYTHON, args, { stdio: "inherit", env: jupyterEnv() });
 // Ctrl-C reaches Jupyter directly (same process group); Jupyter decides when to stop and we follow.
 for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"]) {

@@ -23,7 +23,7 @@ describe("committed notebooks are clean", () => {
     expect(names.length).toBeGreaterThan(0);
     const link = path.join(NOTEBOOKS_DIR, "lib");
     expect(fs.lstatSync(link).isSymbolicLink()).toBe(true);
-    expect(fs.readlinkSync(link)).toBe("../lib");
+    expect(fs.readlinkSync(link)).toBe("../build/lib");
   });
 
   for (const name of names) {
