@@ -6,3 +6,6 @@ export * from "./local-policy";
 export * from "./replica";
 export * from "./routers";
 export * from "./simulate";
+export * from "./preble";
+export * from "./preble-local";
+export * from "./preble-configs";

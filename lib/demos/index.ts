@@ -4,6 +4,7 @@ import { stepModelDecode, stepModelPrefill } from "./step-model";
 import { classicDispatchDemos } from "./classic-dispatch";
 import { llmSelectorDemos } from "./llmselector";
 import { cacheVsBalanceDemos } from "./cache-vs-balance";
+import { prebleDemos } from "./preble";
 
 export * from "./registry";
 
@@ -11,3 +12,4 @@ for (const demo of [stepModelPrefill, stepModelDecode]) registerDemo(demo);
 for (const demo of classicDispatchDemos) registerDemo(demo);
 for (const demo of llmSelectorDemos) registerDemo(demo);
 for (const demo of cacheVsBalanceDemos) registerDemo(demo);
+for (const demo of prebleDemos) registerDemo(demo);

@@ -1,0 +1,123 @@
+// Local (per-replica) queue policies of §3.5, besides FCFS: SGLang's longest-prefix-first and Preble's priority
+// groups. Both plug into the replica engine through LocalPolicy and are registered as "lpf" and "priority".
+import { checkInteger } from "../core/errors";
+import type { LocalPolicy, LocalPolicyContext } from "./local-policy";
+import { registerLocalPolicy } from "./local-policy";
+import type { RequestRecord } from "./record";
+
+/** Longest prefix first (SGLang): the waiting requests by tokens cached on this replica, most first; ties keep
+ * dispatch order. Requests with little cached may wait long (starvation, §3.5). */
+export function longestPrefixFirst(): LocalPolicy {
+  let keys = new Float64Array(64);
+  let index = new Int32Array(64);
+  let out: RequestRecord[] = [];
+  return {
+    name: "lpf",
+    order(waiting, context) {
+      const n = waiting.length;
+      if (n <= 1) return null;
+      if (keys.length < n) {
+        keys = new Float64Array(2 * n);
+        index = new Int32Array(2 * n);
+      }
+      let sorted = true;
+      for (let i = 0; i < n; i++) {
+        keys[i] = context.cachedTokens(waiting[i]);
+        index[i] = i;
+        if (i > 0 && keys[i] > keys[i - 1]) sorted = false;
+      }
+      if (sorted) return null;
+      const view = index.subarray(0, n);
+      view.sort((a, b) => keys[b] - keys[a] || a - b);
+      out.length = n;
+      for (let i = 0; i < n; i++) out[i] = waiting[view[i]];
+      const result = out;
+      out = [];
+      return result;
+    },
+  };
+}
+
+/** Preble's priority group of a request: 0 when nothing is cached, else ⌈P·ratio⌉ − 1 (the released code's
+ * formula; the same as ⌊P·ratio⌋ except at exact multiples of 1/P), clipped to [0, P − 1]. */
+export function priorityGroup(cachedTokens: number, promptTokens: number, groups: number): number {
+  if (cachedTokens <= 0) return 0;
+  const g = Math.ceil((groups * cachedTokens) / promptTokens) - 1;
+  return g < 0 ? 0 : g >= groups ? groups - 1 : g;
+}
+
+export interface PriorityGroupsOptions {
+  /** P: number of groups (default 10) */
+  groups?: number;
+  /** requests per priority unit in one turn: group g (priority g + 1) takes up to (g + 1)·k per turn (default 1,
+   * the lecture's example: 55 requests → 10, 9, …, 1; the released code uses 10) */
+  perPriority?: number;
+}
+
+/** Preble's priority groups (§3.5): requests grouped by cached fraction; turns go from the highest group to the
+ * lowest, each taking up to (priority × k) requests, FCFS within a group. The position in the cycle persists
+ * across iterations (the engine usually admits only a few requests per iteration). */
+export function priorityGroups(options: PriorityGroupsOptions = {}): LocalPolicy & { readonly groups: number; readonly perPriority: number; state(): { group: number; taken: number } } {
+  const P = checkInteger("groups", options.groups ?? 10, { min: 1 });
+  const k = checkInteger("perPriority", options.perPriority ?? 1, { min: 1 });
+  const buckets: RequestRecord[][] = Array.from({ length: P }, () => []);
+  // Where the cycle stands: the group whose turn it is and how many it has taken in this turn.
+  let group = P - 1;
+  let taken = 0;
+  // For each entry of the last order: the cycle state after admitting it.
+  let afterGroup = new Int32Array(64);
+  let afterTaken = new Int32Array(64);
+  let admitted = 0;
+  const quota = (g: number) => (g + 1) * k;
+  const nextGroup = (g: number) => (g === 0 ? P - 1 : g - 1);
+  return {
+    name: "priority",
+    groups: P,
+    perPriority: k,
+    state: () => ({ group, taken }),
+    order(waiting, context) {
+      const n = waiting.length;
+      for (const b of buckets) b.length = 0;
+      for (let i = 0; i < n; i++) {
+        const r = waiting[i];
+        buckets[priorityGroup(context.cachedTokens(r), r.request.promptTokens, P)].push(r);
+      }
+      if (afterGroup.length < n) {
+        afterGroup = new Int32Array(2 * n);
+        afterTaken = new Int32Array(2 * n);
+      }
+      const out: RequestRecord[] = [];
+      const used = new Int32Array(P);
+      let g = group;
+      let t = taken;
+      while (out.length < n) {
+        const b = buckets[g];
+        if (used[g] >= b.length || t >= quota(g)) {
+          g = nextGroup(g);
+          t = 0;
+          continue;
+        }
+        out.push(b[used[g]++]);
+        t++;
+        // The turn ends when the quota is met or the group has nobody else waiting.
+        if (t >= quota(g) || used[g] >= b.length) {
+          afterGroup[out.length - 1] = nextGroup(g);
+          afterTaken[out.length - 1] = 0;
+        } else {
+          afterGroup[out.length - 1] = g;
+          afterTaken[out.length - 1] = t;
+        }
+      }
+      admitted = 0;
+      return out;
+    },
+    onAdmit(_record: RequestRecord, _context: LocalPolicyContext) {
+      group = afterGroup[admitted];
+      taken = afterTaken[admitted];
+      admitted++;
+    },
+  };
+}
+
+registerLocalPolicy("lpf", () => longestPrefixFirst());
+registerLocalPolicy("priority", () => priorityGroups());
