@@ -8,3 +8,7 @@ export * from "./selector/index";
 export * from "./demos/index";
 export * from "./view/index";
 export * from "./exercises/index";
+
+import { staleBuildSource } from "./core/data";
+const stale = staleBuildSource();
+if (stale) console.warn(`warning: ${stale} changed after the notebooks' library was compiled; run \`npm run build\` (or keep \`npm start\` running) and restart the kernel.`);
