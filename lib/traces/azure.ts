@@ -367,7 +367,7 @@ export function azureSummaryTable(summary: AzureSummary = azureSummary()): Table
       { key: "contextMean", label: "prompt mean", unit: "tokens", format: "int" },
       { key: "generatedP50", label: "output P50", unit: "tokens", format: "int" },
       { key: "generatedMean", label: "output mean", unit: "tokens", format: "int" },
-      { key: "promptOutputRatio", label: "prompt / output (means)", unit: "×", format: "fixed1" },
+      { key: "promptOutputRatio", label: "prompt / output", unit: "×, ratio of means", format: "fixed1" },
     ],
     rows,
     notes: [
