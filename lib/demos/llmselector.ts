@@ -8,6 +8,7 @@ import {
   bestSingleModel,
   costFrontier,
   exhaustive,
+  exhaustiveWhere,
   greedy,
   llmSelector,
   OptimizerResult,
@@ -247,27 +248,6 @@ export const llmSelectorNoisyDiagnoser = defineDemo({
 
 // ---------------------------------------------------------------------------------------------------------------
 
-function bestWhere(ev: Evaluator, keep: (a: number[]) => boolean): OptimizerResult | null {
-  // exhaustive over the allocations that satisfy `keep` (for the "same model" comparators)
-  const K = ev.modelCount;
-  const L = ev.moduleCount;
-  let best: number[] | null = null;
-  let bestAcc = -1;
-  const total = Math.pow(K, L);
-  for (let i = 0; i < total; i++) {
-    const a: number[] = new Array(L);
-    for (let j = L - 1, x = i; j >= 0; j--, x = Math.floor(x / K)) a[j] = x % K;
-    if (!keep(a)) continue;
-    const acc = ev.accuracy(a, "train");
-    if (acc > bestAcc) {
-      bestAcc = acc;
-      best = a;
-    }
-  }
-  if (!best) return null;
-  return { method: "constrained", allocation: best, label: ev.label(best), trainAcc: bestAcc, testAcc: ev.accuracy(best, "test"), evaluated: 0, path: [best], rounds: 0, converged: true };
-}
-
 export const llmSelectorViolations = defineDemo({
   id: "04.4",
   section: "§4.5",
@@ -290,7 +270,7 @@ export const llmSelectorViolations = defineDemo({
       {
         const ev = new Evaluator(world, selfRefine({ sameModelCriticFactor: factor }));
         const opt = exhaustive(ev);
-        const same = bestWhere(ev, (a) => a[0] === a[1]) as OptimizerResult;
+        const same = exhaustiveWhere(ev, (a) => a[0] === a[1], "sameModelCritic") as OptimizerResult;
         const l = llmSelector(ev, { q, seed: runSeed });
         rows.push({
           experiment: "selfBlindCritic",
@@ -307,7 +287,7 @@ export const llmSelectorViolations = defineDemo({
       {
         const ev = new Evaluator(world, debate());
         const opt = exhaustive(ev);
-        const same = bestWhere(ev, (a) => a[0] === a[1] && a[1] === a[2]) as OptimizerResult;
+        const same = exhaustiveWhere(ev, (a) => a[0] === a[1] && a[1] === a[2], "sameGenerators") as OptimizerResult;
         const l = llmSelector(ev, { q, seed: runSeed });
         const generators = (a: number[]) => new Set(a.slice(0, 3)).size;
         rows.push({

@@ -197,6 +197,26 @@ export function exhaustive(ev: Evaluator, options: { limit?: number } = {}): Opt
   return result(ev, "exhaustive", best, total, [best], 0, true);
 }
 
+/** The best allocation on the training set among those satisfying `keep` (e.g. "critic = generator"), or null. */
+export function exhaustiveWhere(ev: Evaluator, keep: (allocation: readonly number[]) => boolean, method = "constrained"): OptimizerResult | null {
+  const total = allocationCount(ev.modelCount, ev.moduleCount);
+  if (total > 1_000_000) throw new ParameterError("system", `exhaustive search over ${total} allocations is too large`);
+  let best: number[] | null = null;
+  let bestAcc = -1;
+  let evaluated = 0;
+  for (let i = 0; i < total; i++) {
+    const a = decode(i, ev.modelCount, ev.moduleCount);
+    if (!keep(a)) continue;
+    evaluated++;
+    const acc = ev.accuracy(a, "train");
+    if (acc > bestAcc) {
+      bestAcc = acc;
+      best = a;
+    }
+  }
+  return best ? result(ev, method, best, evaluated, [best], 0, true) : null;
+}
+
 /** `budget` distinct allocations drawn uniformly at random; the best on the training set (ties: drawn first). */
 export function randomSearch(ev: Evaluator, options: { budget: number; seed?: number | string }): OptimizerResult {
   const budget = checkInteger("budget", options.budget, { min: 1 });
