@@ -9,3 +9,4 @@ export * from "./simulate";
 export * from "./preble";
 export * from "./preble-local";
 export * from "./preble-configs";
+export * from "./routers-production/index";

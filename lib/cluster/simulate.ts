@@ -50,6 +50,9 @@ export interface ClusterOptions {
   replicationSamples?: number;
   /** assert KV ≤ capacity inside the engine and tree invariants (tests); default false */
   check?: boolean;
+  /** replica restarts (exercise 8): at `time` the replica's prefix cache is flushed — every cached prefix not
+   * locked by a running request is evicted (eviction notices go out as usual); default none */
+  restarts?: ReadonlyArray<{ replica: number; time: number }>;
 }
 
 export interface ClusterMetrics {
@@ -252,10 +255,11 @@ export function simulateCluster(options: ClusterOptions): ClusterResult {
 
   const events = new EventQueue<number>();
   // Delayed notices live in a side array; their event item is −2 − index.
-  const notices: Array<{ kind: "evict"; notice: EvictionNotice } | { kind: "store"; notice: StoreNotice }> = [];
+  const notices: Array<{ kind: "evict"; notice: EvictionNotice } | { kind: "store"; notice: StoreNotice } | { kind: "restart"; replica: number }> = [];
   const deliver = (n: (typeof notices)[number]): void => {
     if (n.kind === "evict") router.onEvict?.(n.notice, view);
-    else router.onStore?.(n.notice, view);
+    else if (n.kind === "store") router.onStore?.(n.notice, view);
+    else engines[n.replica].cache.evict(engines[n.replica].cache.heldTokens);
   };
   const post = (n: (typeof notices)[number], time: number): void => {
     if (delay === 0) deliver(n);
@@ -293,6 +297,14 @@ export function simulateCluster(options: ClusterOptions): ClusterResult {
     if (router.onStore) {
       e.onStore = (node, added, now) => post({ kind: "store", notice: { replica: i, time: now, path: e.cache.pathOf(node), addedTokens: added } }, now);
     }
+  }
+
+  // Restarts ride on the notice queue (undelayed): the flush happens at exactly their time.
+  for (const r of options.restarts ?? []) {
+    checkInteger("restarts[].replica", r.replica, { min: 0, max: replicasCount - 1 });
+    checkNumber("restarts[].time", r.time, { min: 0 });
+    notices.push({ kind: "restart", replica: r.replica });
+    events.push(r.time, -2 - (notices.length - 1));
   }
 
   // Replication snapshots, evenly spaced from the first measured arrival to the last arrival.

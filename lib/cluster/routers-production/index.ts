@@ -1,0 +1,5 @@
+// §6: production cache-aware routers as policies of the cluster simulator (registered by name on import).
+export * from "./tenant-tree";
+export * from "./sglang";
+export * from "./dynamo";
+export * from "./gateway";
