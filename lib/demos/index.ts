@@ -7,6 +7,7 @@ import { cacheVsBalanceDemos } from "./cache-vs-balance";
 import { prebleDemos } from "./preble";
 
 export * from "./registry";
+export { SECTION2_WORKLOADS, SECTION2_MODEL, SECTION2_GPU, LOAD_ONLY_POLICIES } from "./cache-vs-balance";
 
 for (const demo of [stepModelPrefill, stepModelDecode]) registerDemo(demo);
 for (const demo of classicDispatchDemos) registerDemo(demo);

@@ -1,0 +1,76 @@
+// Bench for §2 (代码 02): how fast the cluster simulator runs on this machine.
+// Usage: npx tsx bench/cluster.ts [--json]   (plain figures, or { "sim-throughput": { metric: { value, unit } } })
+// Simulated requests per wall-clock second and engine iterations per second, for long-document QA on 4 replicas
+// and tool calling on 8 (the hot-spot setting of 02.4), plus the CPU time of each 代码 02 demo at full size.
+import * as os from "os";
+import { simulateCluster } from "../lib/cluster/simulate";
+import { generateWorkload } from "../lib/cluster/workloads";
+import { runDemo } from "../lib/demos/index";
+
+interface Metric {
+  value: number;
+  unit: string;
+}
+
+const round = (x: number, digits = 3) => Number(x.toPrecision(digits));
+
+/** Wall and CPU seconds of f(). */
+function timed(f: () => void): { wall: number; cpu: number } {
+  const c0 = process.cpuUsage();
+  const t0 = process.hrtime.bigint();
+  f();
+  const c = process.cpuUsage(c0);
+  return { wall: Number(process.hrtime.bigint() - t0) / 1e9, cpu: (c.user + c.system) / 1e6 };
+}
+
+/** Best of `repeats` runs after one warm-up (the JIT); best rather than median because the machine is shared. */
+function throughput(workload: string, rate: number, replicas: number, requestCount: number, router: string, repeats = 3): { requestsPerSecond: number; iterationsPerSecond: number; cpuRequestsPerSecond: number } {
+  const w = generateWorkload(workload, { rate, seed: "bench", requestCount });
+  const run = () => simulateCluster({ workload: w, replicas, router, seed: "bench" });
+  run();
+  let best = { wall: Infinity, cpu: Infinity, iterations: 0 };
+  for (let i = 0; i < repeats; i++) {
+    let iterations = 0;
+    const t = timed(() => {
+      iterations = run().iterations;
+    });
+    if (t.wall < best.wall) best = { ...t, iterations };
+  }
+  return { requestsPerSecond: requestCount / best.wall, iterationsPerSecond: best.iterations / best.wall, cpuRequestsPerSecond: requestCount / best.cpu };
+}
+
+export function benchCluster(): { "sim-throughput": Record<string, Metric> } {
+  const longDoc = throughput("longDocQA", 1, 4, 2000, "roundRobin");
+  const longDocAffinity = throughput("longDocQA", 1, 4, 2000, "thresholdAffinity");
+  const tools = throughput("toolCallingHotSpot", 70, 8, 8000, "cacheAwareGuarded");
+  const demos: Record<string, Metric> = {};
+  for (const id of ["02.1", "02.2", "02.3", "02.4"]) {
+    const t = timed(() => runDemo(id));
+    demos[`demo${id.replace(".", "_")}`] = { value: round(t.cpu), unit: `CPU s (demo ${id}, default parameters; wall ${t.wall.toFixed(1)} s)` };
+  }
+  return {
+    "sim-throughput": {
+      longDocRequestsPerSecond: { value: round(longDoc.requestsPerSecond), unit: "simulated requests per wall-second (long-document QA, 4 replicas, round robin, 1 req/s)" },
+      longDocIterationsPerSecond: { value: round(longDoc.iterationsPerSecond), unit: "engine iterations per wall-second (same run)" },
+      longDocAffinityRequestsPerSecond: { value: round(longDocAffinity.requestsPerSecond), unit: "simulated requests per wall-second (long documents, thresholdAffinity)" },
+      toolCallingRequestsPerSecond: { value: round(tools.requestsPerSecond), unit: "simulated requests per wall-second (tool calling with a hot tool, 8 replicas, cacheAwareGuarded, 70 req/s)" },
+      toolCallingIterationsPerSecond: { value: round(tools.iterationsPerSecond), unit: "engine iterations per wall-second (same run)" },
+      toolCallingCpuRequestsPerSecond: { value: round(tools.cpuRequestsPerSecond), unit: "simulated requests per CPU-second (same run)" },
+      ...demos,
+    },
+  };
+}
+
+if (require.main === module) {
+  const started = Date.now();
+  const result = benchCluster();
+  if (process.argv.includes("--json")) console.log(JSON.stringify(result));
+  else {
+    console.log(`bench/cluster.ts — Node ${process.version}, ${os.cpus().length} CPU(s) ${os.cpus()[0]?.model ?? ""}`);
+    for (const [group, metrics] of Object.entries(result)) {
+      console.log(`${group}:`);
+      for (const [name, m] of Object.entries(metrics)) console.log(`  ${name.padEnd(34)} ${String(m.value).padStart(10)}  ${m.unit}`);
+    }
+    console.log(`(wall-clock ${((Date.now() - started) / 1000).toFixed(1)} s in all; load average ${os.loadavg()[0].toFixed(1)})`);
+  }
+}
