@@ -134,7 +134,7 @@ function arrivalsUntil(r: Rng, rate: number, count: number | undefined, horizon:
 }
 
 /** [system prompt] + [key item chosen by popularity] + [unique question]: long documents, videos, tools. */
-function keyedContext(p: Record<string, number>, o: Required<Pick<WorkloadOptions, "rate">> & WorkloadOptions, ids: IdCounter, base: Rng): { drafts: Draft[]; keySegments: Set<number> } {
+function keyedContext(p: Record<string, number>, o: WorkloadOptions, ids: IdCounter, base: Rng): { drafts: Draft[]; keySegments: Set<number> } {
   checkInteger("items", p.items, { min: 1 });
   checkProbability01("hotShare", p.hotShare);
   const lengths = base.fork("items");
@@ -253,7 +253,7 @@ export function generateWorkload(name: string, options: WorkloadOptions): Worklo
   const seed = options.seed ?? 1;
   const base = rng(seed).fork(`workload/${name}`);
   const ids = new IdCounter(options.segmentIdBase ?? 0);
-  const { drafts, keySegments } = GENERATORS[def.generator](params, options as WorkloadOptions & { rate: number }, ids, base);
+  const { drafts, keySegments } = GENERATORS[def.generator](params, options, ids, base);
   drafts.sort((a, b) => a.arrival - b.arrival);
   let kept = drafts;
   if (options.requestCount !== undefined) kept = drafts.slice(0, options.requestCount);
