@@ -5,8 +5,10 @@ import { classicDispatchDemos } from "./classic-dispatch";
 import { llmSelectorDemos } from "./llmselector";
 import { cacheVsBalanceDemos } from "./cache-vs-balance";
 import { prebleDemos } from "./preble";
+import { sinceThenDemos } from "./since-then";
 
 export * from "./registry";
+export { SINCE_THEN_WORKLOADS, OUR_POLICIES, PREBLE_POLICIES, PRODUCTION_POLICIES, RESTART_WINDOWS, policyFamily } from "./since-then";
 export { SECTION2_WORKLOADS, SECTION2_MODEL, SECTION2_GPU, LOAD_ONLY_POLICIES } from "./cache-vs-balance";
 
 for (const demo of [stepModelPrefill, stepModelDecode]) registerDemo(demo);
@@ -14,3 +16,4 @@ for (const demo of classicDispatchDemos) registerDemo(demo);
 for (const demo of llmSelectorDemos) registerDemo(demo);
 for (const demo of cacheVsBalanceDemos) registerDemo(demo);
 for (const demo of prebleDemos) registerDemo(demo);
+for (const demo of sinceThenDemos) registerDemo(demo);

@@ -73,6 +73,10 @@ export class SglangRouter implements Router {
   private missesToBusiest = 0;
   /** misses sent to a worker above the mean in-flight count */
   private missesAboveMean = 0;
+  /** hits where the worker really held (or was about to hold) less than half of what the tree matched */
+  private staleHits = 0;
+  /** Σ over misses of the fraction of workers that were "busiest" then: what a uniformly random choice would score */
+  private busiestByChance = 0;
   /** the last decision, for tests and traces */
   lastDecision: { kind: SglangDecision; matchRate: number; matched: number; worker: number } | null = null;
 
@@ -126,11 +130,18 @@ export class SglangRouter implements Router {
     if (matchedWorker >= 0 && matchRate > o.cacheThreshold) {
       worker = matchedWorker; // match rate > cache_threshold → the worker with the highest match
       kind = "hit";
+      // Diagnostics only (never used to decide): the worker's real cache plus what is already on its way there.
+      if (view.viewMatch(request, worker) < 0.5 * tokens) this.staleHits++;
     } else {
       kind = "miss";
       worker = o.onMiss === "leastLoad" ? minWorker : this.smallestTree(); // else smallest tree (or least load, newer)
       const load = view.outstandingRequests(worker);
       if (load === max && max > min) this.missesToBusiest++;
+      if (max > min) {
+        let atMax = 0;
+        for (let v = 0; v < this.replicas; v++) if (view.outstandingRequests(v) === max) atMax++;
+        this.busiestByChance += atMax / this.replicas;
+      }
       if (load > sum / this.replicas) this.missesAboveMean++;
     }
     this.tree.insert(request.segments, worker, now);
@@ -169,6 +180,8 @@ export class SglangRouter implements Router {
       ...this.counts,
       missesToBusiest: this.missesToBusiest,
       missesAboveMean: this.missesAboveMean,
+      missesToBusiestByChance: this.busiestByChance,
+      staleHits: this.staleHits,
       treeTokens: Array.from(this.tree.sizeTokens),
       treeEvictions: this.tree.evictions,
       treeNodes: this.tree.tree.nodeCount,
