@@ -5,9 +5,11 @@ import { classicDispatchDemos } from "./classic-dispatch";
 import { llmSelectorDemos } from "./llmselector";
 import { cacheVsBalanceDemos } from "./cache-vs-balance";
 import { prebleDemos } from "./preble";
+import { modelRoutingDemos } from "./model-routing";
 import { sinceThenDemos } from "./since-then";
 
 export * from "./registry";
+export { routingCurveLabel } from "./model-routing";
 export { SINCE_THEN_WORKLOADS, OUR_POLICIES, PREBLE_POLICIES, PRODUCTION_POLICIES, RESTART_WINDOWS, policyFamily } from "./since-then";
 export { SECTION2_WORKLOADS, SECTION2_MODEL, SECTION2_GPU, LOAD_ONLY_POLICIES } from "./cache-vs-balance";
 
@@ -17,3 +19,4 @@ for (const demo of llmSelectorDemos) registerDemo(demo);
 for (const demo of cacheVsBalanceDemos) registerDemo(demo);
 for (const demo of prebleDemos) registerDemo(demo);
 for (const demo of sinceThenDemos) registerDemo(demo);
+for (const demo of modelRoutingDemos) registerDemo(demo);

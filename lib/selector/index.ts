@@ -5,3 +5,4 @@ export * from "./evaluate";
 export * from "./diagnoser";
 export * from "./budget";
 export * from "./optimizers";
+export * from "./model-routing";
