@@ -10,3 +10,4 @@ export * from "./preble";
 export * from "./preble-local";
 export * from "./preble-configs";
 export * from "./routers-production/index";
+export * from "./preble-burst";

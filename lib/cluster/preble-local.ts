@@ -6,8 +6,11 @@ import { registerLocalPolicy } from "./local-policy";
 import type { RequestRecord } from "./record";
 
 /** Longest prefix first (SGLang): the waiting requests by tokens cached on this replica, most first; ties keep
- * dispatch order. Requests with little cached may wait long (starvation, §3.5). */
-export function longestPrefixFirst(): LocalPolicy {
+ * dispatch order. Requests with little cached may wait long (starvation, §3.5). Like SGLang, it falls back to
+ * FCFS while more than `maxSortedQueue` requests wait (matching and sorting a long queue every iteration is
+ * too expensive for the engine; SGLang's cut-off is 128). */
+export function longestPrefixFirst(maxSortedQueue = 128): LocalPolicy {
+  checkInteger("maxSortedQueue", maxSortedQueue, { min: 1 });
   let keys = new Float64Array(64);
   let index = new Int32Array(64);
   let out: RequestRecord[] = [];
@@ -15,7 +18,7 @@ export function longestPrefixFirst(): LocalPolicy {
     name: "lpf",
     order(waiting, context) {
       const n = waiting.length;
-      if (n <= 1) return null;
+      if (n <= 1 || n > maxSortedQueue) return null;
       if (keys.length < n) {
         keys = new Float64Array(2 * n);
         index = new Int32Array(2 * n);
@@ -52,6 +55,9 @@ export interface PriorityGroupsOptions {
   /** requests per priority unit in one turn: group g (priority g + 1) takes up to (g + 1)·k per turn (default 1,
    * the lecture's example: 55 requests → 10, 9, …, 1; the released code uses 10) */
   perPriority?: number;
+  /** only the oldest this many waiting requests are grouped each iteration (default 256; like SGLang's cut-off
+   * for longest-prefix-first, it keeps an overloaded replica's per-iteration work bounded) */
+  maxScan?: number;
 }
 
 /** Preble's priority groups (§3.5): requests grouped by cached fraction; turns go from the highest group to the
@@ -60,7 +66,9 @@ export interface PriorityGroupsOptions {
 export function priorityGroups(options: PriorityGroupsOptions = {}): LocalPolicy & { readonly groups: number; readonly perPriority: number; state(): { group: number; taken: number } } {
   const P = checkInteger("groups", options.groups ?? 10, { min: 1 });
   const k = checkInteger("perPriority", options.perPriority ?? 1, { min: 1 });
+  const maxScan = checkInteger("maxScan", options.maxScan ?? 256, { min: 1 });
   const buckets: RequestRecord[][] = Array.from({ length: P }, () => []);
+  const used = new Int32Array(P);
   // Where the cycle stands: the group whose turn it is and how many it has taken in this turn.
   let group = P - 1;
   let taken = 0;
@@ -76,8 +84,8 @@ export function priorityGroups(options: PriorityGroupsOptions = {}): LocalPolicy
     perPriority: k,
     state: () => ({ group, taken }),
     order(waiting, context) {
-      const n = waiting.length;
-      for (const b of buckets) b.length = 0;
+      const n = waiting.length < maxScan ? waiting.length : maxScan;
+      for (let g = 0; g < P; g++) buckets[g].length = 0;
       for (let i = 0; i < n; i++) {
         const r = waiting[i];
         buckets[priorityGroup(context.cachedTokens(r), r.request.promptTokens, P)].push(r);
@@ -86,27 +94,29 @@ export function priorityGroups(options: PriorityGroupsOptions = {}): LocalPolicy
         afterGroup = new Int32Array(2 * n);
         afterTaken = new Int32Array(2 * n);
       }
-      const out: RequestRecord[] = [];
-      const used = new Int32Array(P);
+      const out: RequestRecord[] = new Array(n);
+      used.fill(0);
       let g = group;
       let t = taken;
-      while (out.length < n) {
+      let m = 0;
+      while (m < n) {
         const b = buckets[g];
         if (used[g] >= b.length || t >= quota(g)) {
           g = nextGroup(g);
           t = 0;
           continue;
         }
-        out.push(b[used[g]++]);
+        out[m] = b[used[g]++];
         t++;
         // The turn ends when the quota is met or the group has nobody else waiting.
         if (t >= quota(g) || used[g] >= b.length) {
-          afterGroup[out.length - 1] = nextGroup(g);
-          afterTaken[out.length - 1] = 0;
+          afterGroup[m] = nextGroup(g);
+          afterTaken[m] = 0;
         } else {
-          afterGroup[out.length - 1] = g;
-          afterTaken[out.length - 1] = t;
+          afterGroup[m] = g;
+          afterTaken[m] = t;
         }
+        m++;
       }
       admitted = 0;
       return out;

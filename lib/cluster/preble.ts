@@ -96,10 +96,17 @@ export function prebleOptions(replicas: number, kvCapacity: number, o: Record<st
   };
 }
 
-/** Per-node payload of the global tree. Per-(node, GPU) counters live in the router's typed arrays by `id`. */
+/** Per-node payload of the global tree. */
 export class GlobalNodeInfo {
   /** GPUs the node is allocated to (bit g): dispatched there, not known to be evicted */
   alloc = 0;
+  /** GPUs whose idle LRU list holds the node (bit g) */
+  listed = 0;
+  /** per GPU g, in a page shared by 1,024 nodes (no per-node allocation, no copying as the tree grows):
+   * page[base + g] outstanding requests through the node, [base + R + g] last finish time of one,
+   * [base + 2R + g] / [base + 3R + g] previous / next node id in g's idle LRU list (−1 at the ends) */
+  readonly page: Float64Array;
+  readonly base: number;
   /** requests dispatched within the window whose prompt passes through this node */
   windowCount = 0;
   /** nanoseconds to recompute this node's tokens on top of its prefix (−1 until needed) */
@@ -117,7 +124,12 @@ export class GlobalNodeInfo {
     readonly id: number,
     /** the key portion (§2.1): nearest ancestor-or-self with more tokens than everything before it */
     readonly important: RadixNode<GlobalNodeInfo>,
-  ) {}
+    page: Float64Array,
+    base: number,
+  ) {
+    this.page = page;
+    this.base = base;
+  }
 }
 
 type GNode = RadixNode<GlobalNodeInfo>;
@@ -191,6 +203,8 @@ class ObjectQueue<T> {
 }
 
 const NS = 1e9;
+/** nodes per page of per-(node, GPU) counters */
+const PAGE_NODES = 1024;
 
 export class PrebleRouter implements Router {
   readonly name: string;
@@ -199,12 +213,7 @@ export class PrebleRouter implements Router {
   private readonly replicas: number;
   private readonly step: StepModel;
   private nodes: GNode[] = [];
-  // Per (node id, GPU), index id·R + g.
-  private outstanding = new Int32Array(0);
-  private lastFinish = new Float64Array(0);
-  private prev = new Int32Array(0);
-  private next = new Int32Array(0);
-  private inList = new Uint8Array(0);
+  private pages: Float64Array[] = [];
   // Per GPU: idle-node LRU list (head = least recently used), allocated tokens, window sums (integer ns).
   private readonly listHead: Int32Array;
   private readonly listTail: Int32Array;
@@ -238,6 +247,8 @@ export class PrebleRouter implements Router {
   private readonly costM: Float64Array;
   private readonly costP: Float64Array;
   private lastRequest: ClusterRequest | null = null;
+  private matchCached = 0;
+  private matchMask = 0;
   private lastTpotNs = 0;
   private decisionCounter = 0;
   private dispatches = 0;
@@ -269,10 +280,15 @@ export class PrebleRouter implements Router {
       createPayload: (node) => {
         const id = this.nodes.length;
         this.nodes.push(node);
-        this.ensure(id + 1);
         const parent = node.parent;
         const important = parent === null || parent.parent === null || node.tokens > node.prefixTokens ? node : (parent.payload as GlobalNodeInfo).important;
-        return new GlobalNodeInfo(id, important);
+        const slot = id & (PAGE_NODES - 1);
+        if (slot === 0) {
+          const page = new Float64Array(PAGE_NODES * 4 * R);
+          for (let i = 0; i < PAGE_NODES; i++) page.fill(-Infinity, i * 4 * R + R, i * 4 * R + 2 * R);
+          this.pages.push(page);
+        }
+        return new GlobalNodeInfo(id, important, this.pages[this.pages.length - 1], slot * 4 * R);
       },
     });
     this.listHead = new Int32Array(R).fill(-1);
@@ -286,23 +302,6 @@ export class PrebleRouter implements Router {
     this.costL = new Float64Array(R);
     this.costM = new Float64Array(R);
     this.costP = new Float64Array(R);
-  }
-
-  private ensure(nodes: number): void {
-    const need = nodes * this.replicas;
-    if (need <= this.outstanding.length) return;
-    const size = Math.max(need, this.outstanding.length * 2, 256 * this.replicas);
-    const grow = <T extends Int32Array | Float64Array | Uint8Array>(old: T, make: (n: number) => T, fill?: number): T => {
-      const a = make(size);
-      if (fill !== undefined) a.fill(fill);
-      a.set(old);
-      return a;
-    };
-    this.outstanding = grow(this.outstanding, (n) => new Int32Array(n));
-    this.lastFinish = grow(this.lastFinish, (n) => new Float64Array(n), -Infinity);
-    this.prev = grow(this.prev, (n) => new Int32Array(n), -1);
-    this.next = grow(this.next, (n) => new Int32Array(n), -1);
-    this.inList = grow(this.inList, (n) => new Uint8Array(n));
   }
 
   // ---- time and windows ----
@@ -356,29 +355,37 @@ export class PrebleRouter implements Router {
 
   // ---- the idle-node LRU list of each GPU ----
 
-  private append(id: number, g: number): void {
-    const k = id * this.replicas + g;
-    if (this.inList[k]) return;
-    this.inList[k] = 1;
+  private append(node: GNode, g: number): void {
+    const info = node.payload as GlobalNodeInfo;
+    const bit = 1 << g;
+    if (info.listed & bit) return;
+    info.listed |= bit;
+    const R = this.replicas;
     const t = this.listTail[g];
-    this.prev[k] = t;
-    this.next[k] = -1;
-    if (t >= 0) this.next[t * this.replicas + g] = id;
-    else this.listHead[g] = id;
-    this.listTail[g] = id;
+    info.page[info.base + 2 * R + g] = t;
+    info.page[info.base + 3 * R + g] = -1;
+    if (t >= 0) {
+      const other = this.nodes[t].payload as GlobalNodeInfo;
+      other.page[other.base + 3 * R + g] = info.id;
+    } else this.listHead[g] = info.id;
+    this.listTail[g] = info.id;
   }
 
-  private unlink(id: number, g: number): void {
+  private unlink(info: GlobalNodeInfo, g: number): void {
+    const bit = 1 << g;
+    if ((info.listed & bit) === 0) return;
+    info.listed &= ~bit;
     const R = this.replicas;
-    const k = id * R + g;
-    if (!this.inList[k]) return;
-    this.inList[k] = 0;
-    const p = this.prev[k];
-    const n = this.next[k];
-    if (p >= 0) this.next[p * R + g] = n;
-    else this.listHead[g] = n;
-    if (n >= 0) this.prev[n * R + g] = p;
-    else this.listTail[g] = p;
+    const p = info.page[info.base + 2 * R + g];
+    const n = info.page[info.base + 3 * R + g];
+    if (p >= 0) {
+      const before = this.nodes[p].payload as GlobalNodeInfo;
+      before.page[before.base + 3 * R + g] = n;
+    } else this.listHead[g] = n;
+    if (n >= 0) {
+      const after = this.nodes[n].payload as GlobalNodeInfo;
+      after.page[after.base + 2 * R + g] = p;
+    } else this.listTail[g] = p;
   }
 
   // ---- costs ----
@@ -409,9 +416,10 @@ export class PrebleRouter implements Router {
     const total = this.windowRequests;
     let freed = 0;
     let cost = 0;
-    for (let id = this.listHead[g]; id >= 0 && freed < need; id = this.next[id * R + g]) {
+    for (let id = this.listHead[g]; id >= 0 && freed < need; ) {
       const node = this.nodes[id];
       const info = node.payload as GlobalNodeInfo;
+      id = info.page[info.base + 3 * R + g];
       if (info.pathStamp === stamp) continue; // this request's own prefix: it would be locked, not evicted
       const take = node.tokens < need - freed ? node.tokens : need - freed;
       freed += take;
@@ -445,14 +453,15 @@ export class PrebleRouter implements Router {
 
   /** Global-tree match of `request` now: the cluster-wide longest match and the GPUs holding it. */
   globalMatch(request: ClusterRequest, now: number): { cached: number; missed: number; candidates: number[]; perGpu: number[] } {
-    const best = this.analyze(request, now);
+    this.analyze(request, now);
     const candidates: number[] = [];
-    for (let g = 0; g < this.replicas; g++) if (best.mask & (1 << g)) candidates.push(g);
-    return { cached: best.cached, missed: request.promptTokens - best.cached, candidates, perGpu: Array.from(this.matchTokens) };
+    for (let g = 0; g < this.replicas; g++) if (this.matchMask & (1 << g)) candidates.push(g);
+    return { cached: this.matchCached, missed: request.promptTokens - this.matchCached, candidates, perGpu: Array.from(this.matchTokens) };
   }
 
-  /** Inserts the prompt into the global tree, collects its path, and computes every GPU's match. */
-  private analyze(request: ClusterRequest, now: number): { cached: number; mask: number } {
+  /** Inserts the prompt into the global tree, collects its path, and computes every GPU's match; the cluster-wide
+   * longest match and the GPUs holding it go to matchCached / matchMask. */
+  private analyze(request: ClusterRequest, now: number): void {
     this.expire(now);
     this.decisionCounter++;
     const segs = request.segments;
@@ -482,7 +491,8 @@ export class PrebleRouter implements Router {
       }
     }
     this.lastRequest = request;
-    return { cached, mask };
+    this.matchCached = cached;
+    this.matchMask = mask;
   }
 
   /** Prefill/decode pairing (§3.4): GPU g is decode-heavy when it runs at least one request and fewer than
@@ -496,7 +506,9 @@ export class PrebleRouter implements Router {
   route(request: ClusterRequest, view: ClusterView): number {
     const o = this.options;
     const R = this.replicas;
-    const { cached, mask } = this.analyze(request, view.now);
+    this.analyze(request, view.now);
+    const cached = this.matchCached;
+    const mask = this.matchMask;
     const missed = request.promptTokens - cached;
     let chosen = -1;
     let kind = EXPLORE;
@@ -599,8 +611,8 @@ export class PrebleRouter implements Router {
         info.alloc |= bit;
         this.allocatedTokens[g] += n.tokens;
       }
-      this.outstanding[info.id * R + g]++;
-      this.unlink(info.id, g);
+      info.page[info.base + g]++;
+      this.unlink(info, g);
       info.windowCount++;
     }
     this.wTime.push(view.now);
@@ -625,10 +637,9 @@ export class PrebleRouter implements Router {
     // Idle again: leaf first, so a parent always follows its children in the LRU list.
     for (let n: GNode | null = leaf; n !== null && n.parent !== null; n = n.parent) {
       const info = n.payload as GlobalNodeInfo;
-      const k = info.id * R + g;
-      this.outstanding[k]--;
-      this.lastFinish[k] = now;
-      if (this.outstanding[k] === 0 && (info.alloc & (1 << g)) !== 0) this.append(info.id, g);
+      info.page[info.base + g]--;
+      info.page[info.base + R + g] = now;
+      if (info.page[info.base + g] === 0 && (info.alloc & (1 << g)) !== 0) this.append(n, g);
     }
     this.oTime.push(now);
     this.oTokens.push(request.outputTokens);
@@ -686,15 +697,14 @@ export class PrebleRouter implements Router {
     if (node === null || node.parent === null) return;
     const info = node.payload as GlobalNodeInfo;
     const bit = 1 << g;
-    const k = info.id * this.replicas + g;
     if ((info.alloc & bit) === 0) return;
-    if (this.outstanding[k] > 0 || this.lastFinish[k] > notice.time) {
+    if (info.page[info.base + g] > 0 || info.page[info.base + this.replicas + g] > notice.time) {
       this.noticesIgnored++;
       return;
     }
     info.alloc &= ~bit;
     this.allocatedTokens[g] -= node.tokens;
-    this.unlink(info.id, g);
+    this.unlink(info, g);
     this.noticesApplied++;
   }
 

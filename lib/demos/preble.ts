@@ -77,8 +77,14 @@ export const FIG3_RATES: Readonly<Record<string, readonly number[]>> = {
   videoQA: [2, 4, 6, 8],
   toolCalling: [16, 32, 48, 64],
   programming: [4, 8, 12, 16],
-  agent: [20, 50, 80, 110],
+  agent: [20, 40, 80],
 };
+
+/** Requests for a run at `rate`: at least `minRequests`, and enough to cover `minSeconds` of arrivals (longer than
+ * the load window H = 180 s, so that Preble's window statistics reach a steady state). */
+export function requestsFor(rate: number, minRequests: number, minSeconds: number): number {
+  return Math.max(minRequests, Math.ceil(rate * minSeconds));
+}
 
 export const figure3Demo = defineDemo({
   id: "03.1",
@@ -89,8 +95,8 @@ export const figure3Demo = defineDemo({
     rates: FIG3_RATES as Record<string, number[]>,
     configurations: ["baseline", "cacheAwareGuarded", "e2+rebalance", "preble"],
     replicas: 4,
-    requestCount: 2000,
-    longDocRequestCount: 1000,
+    minRequests: 1000,
+    minSeconds: 200,
     seed: 1,
   },
   describe: {
@@ -98,16 +104,16 @@ export const figure3Demo = defineDemo({
     rates: "requests per second for each workload: { workload: [rates…] }",
     configurations: `named configurations (${CONFIGURATION_NAMES.join(", ")})`,
     replicas: "replicas (GPUs)",
-    requestCount: "requests per run (the first 20% are warm-up)",
-    longDocRequestCount: "requests per run for long documents (each is ≈ 23,000 tokens)",
+    minRequests: "requests per run at least (the first 20% are warm-up)",
+    minSeconds: "… and at least this many seconds of arrivals (rate × minSeconds requests)",
     seed: "random seed (same workload for every configuration)",
   },
   run(p, { progress }) {
     const workloads = checkWorkloads(p.workloads);
     const configurations = checkConfigurations("configurations", p.configurations);
     const replicas = checkInteger("replicas", p.replicas, { min: 1, max: 30 });
-    const requestCount = checkInteger("requestCount", p.requestCount, { min: 100 });
-    const longDocRequestCount = checkInteger("longDocRequestCount", p.longDocRequestCount, { min: 100 });
+    const minRequests = checkInteger("minRequests", p.minRequests, { min: 100 });
+    const minSeconds = checkNumber("minSeconds", p.minSeconds, { min: 0 });
     const rates = p.rates as Record<string, number[]>;
     const rows: Row[] = [];
     let done = 0;
@@ -120,9 +126,10 @@ export const figure3Demo = defineDemo({
         const group: Row[] = [];
         for (const configuration of configurations) {
           progress?.(`03.1: ${workload} at ${rate} req/s, ${configuration} (${++done}/${total})`);
-          const res = runConfiguration({ workload, rate, replicas, configuration, requestCount: workload === "longDocQA" ? longDocRequestCount : requestCount, seed: p.seed });
+          const requests = requestsFor(rate, minRequests, minSeconds);
+          const res = runConfiguration({ workload, rate, replicas, configuration, requestCount: requests, seed: p.seed });
           const m = res.metrics;
-          group.push({ workload, rate, policy: configuration, meanLatency: m.meanLatency, p99Latency: m.p99Latency, overloaded: m.overloaded, hitRate: m.hitRate });
+          group.push({ workload, rate, policy: configuration, requests, meanLatency: m.meanLatency, p99Latency: m.p99Latency, overloaded: m.overloaded, hitRate: m.hitRate });
         }
         const base = group.find((r) => r.policy === "baseline");
         for (const r of group) {
@@ -133,7 +140,7 @@ export const figure3Demo = defineDemo({
       }
     }
     const notes: string[] = [
-      `${replicas} replicas; each run ${requestCount} requests (long documents ${longDocRequestCount}), the first 20% warm-up; seed ${String(p.seed)} (every configuration sees the same requests).`,
+      `${replicas} replicas; each run max(${minRequests}, rate × ${minSeconds} s) requests (column "requests"), the first 20% warm-up; seed ${String(p.seed)} (every configuration sees the same requests).`,
       `Configurations: ${configurations.map((c) => `${c} = ${CLUSTER_CONFIGURATIONS[c].description}`).join("; ")}.`,
       `Overload: ${OVERLOAD_RULE}. Where the baseline is overloaded its mean latency keeps growing with the run's length, so "baseline ÷ this" there is not a speed-up.`,
     ];
@@ -160,6 +167,7 @@ export const figure3Demo = defineDemo({
         { key: "workload", label: "workload", format: "text" },
         { key: "rate", label: "rate", unit: "req/s", format: "sig3" },
         { key: "policy", label: "configuration", format: "text" },
+        { key: "requests", label: "requests", format: "int" },
         { key: "meanLatency", label: "mean latency", unit: "s", format: "fixed2" },
         { key: "p99Latency", label: "P99 latency", unit: "s", format: "fixed2" },
         { key: "overloaded", label: "overloaded" },
@@ -452,7 +460,7 @@ export const localPolicyDemo = defineDemo({
   id: "03.5",
   section: "§3.5",
   title: "Local queue policies on video QA: FCFS vs longest-prefix-first vs priority groups (Preble routing)",
-  defaults: { workload: "videoQA", rate: 6, replicas: 4, requestCount: 3000, policies: ["fcfs", "lpf", "priority"], seed: 1 },
+  defaults: { workload: "videoQA", rate: 6, replicas: 4, requestCount: 6000, policies: ["fcfs", "lpf", "priority"], seed: 1 },
   describe: {
     workload: "workload",
     rate: "requests per second",
