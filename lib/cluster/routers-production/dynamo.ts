@@ -143,6 +143,7 @@ export class DynamoKvRouter implements Router {
   private readonly costs: Float64Array;
   private sumOverlapBlocks = 0;
   private decisions = 0;
+  private passedUpHits = 0;
   /** the last decision's per-worker terms, for tests and traces */
   lastCosts: Array<{ prefillBlocks: number; decodeBlocks: number; cost: number; overlapTokens: number }> = [];
 
@@ -165,6 +166,9 @@ export class DynamoKvRouter implements Router {
     }
     const w = softmaxSample(this.costs, o.temperature, this.r);
     this.sumOverlapBlocks += this.lastCosts[w].overlapTokens / o.blockSize;
+    // Passed up a worker holding at least half the prompt for one holding less (load won over the cache hit).
+    const half = request.promptTokens / 2;
+    if (this.lastCosts[w].overlapTokens < half && this.lastCosts.some((c) => c.overlapTokens >= half)) this.passedUpHits++;
     this.decisions++;
     return w;
   }
@@ -178,7 +182,7 @@ export class DynamoKvRouter implements Router {
   }
 
   stats(): Record<string, unknown> {
-    return { decisions: this.decisions, meanOverlapBlocks: this.decisions ? this.sumOverlapBlocks / this.decisions : 0, storeEvents: this.index.stored, removeEvents: this.index.removed, ignoredEvents: this.index.ignored, indexNodes: this.index.tree.nodeCount };
+    return { decisions: this.decisions, passedUpHits: this.passedUpHits, meanOverlapBlocks: this.decisions ? this.sumOverlapBlocks / this.decisions : 0, storeEvents: this.index.stored, removeEvents: this.index.removed, ignoredEvents: this.index.ignored, indexNodes: this.index.tree.nodeCount };
   }
 }
 
