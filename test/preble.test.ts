@@ -276,19 +276,22 @@ describe("autoscaling, pairing, eviction notices", () => {
     expect(make(1.9).r.autoscaleEvents.length).toBe(0);
   });
 
-  it("pairing sends a prefill-heavy explore request to a decode-heavy GPU; off → the lowest load cost", () => {
-    const view = stubView(4, { outstanding: [3, 0, 6, 2], queued: [1, 0, 0, 0], pendingPrefill: [2000, 0, 100, 600] });
-    // GPU 2 runs 6 requests with only 100 prefill tokens left: decode-heavy. GPU 0 has 2,000 to prefill, GPU 3 600,
-    // GPU 1 runs nothing.
+  it("pairing sends a prefill-heavy explore request to the decode-heavy GPU of lowest load cost; off → the lowest load cost", () => {
+    // GPUs 1 and 2 run requests with fewer than 2,048 prefill tokens left (decode-heavy); GPU 0 and 3 have more.
+    const view = stubView(4, { outstanding: [3, 4, 6, 2], queued: [1, 0, 0, 0], pendingPrefill: [5000, 1000, 100, 3000] });
     const on = router(4, { pairing: true });
+    expect([0, 1, 2, 3].map((g) => on.isDecodeHeavy(view, g))).toEqual([false, true, true, false]);
+    expect(on.isDecodeHeavy(stubView(4, { outstanding: [2, 0, 0, 0], queued: [2, 0, 0, 0] }), 0)).toBe(false); // nothing running
+    // GPU 2 carries more window load than GPU 1; GPUs 0 and 3 carry none.
+    dispatch(on, request([{ id: 119, tokens: 4000 }]), 2);
     const big = request([{ id: 120, tokens: 2000 }]);
-    expect(on.isDecodeHeavy(view, 2)).toBe(true);
-    expect([0, 1, 3].map((g) => on.isDecodeHeavy(view, g))).toEqual([false, false, false]);
-    expect(on.route(big, view)).toBe(2);
+    expect(on.route(big, view)).toBe(1);
     expect(on.stats()).toMatchObject({ pairing: 1 });
-    // A request missing fewer than 512 tokens is not prefill-heavy: plain explore (all idle in L → GPU 0).
+    // A request missing fewer than 512 tokens is not prefill-heavy: plain explore, the lowest load cost (GPU 0).
     expect(on.route(request([{ id: 121, tokens: 300 }]), view)).toBe(0);
-    expect(router(4).route(request([{ id: 122, tokens: 2000 }]), view)).toBe(0);
+    const off = router(4);
+    dispatch(off, request([{ id: 119, tokens: 4000 }]), 2);
+    expect(off.route(request([{ id: 122, tokens: 2000 }]), view)).toBe(0);
   });
 
   it("an eviction notice removes the GPU from the node unless a request using it there is outstanding or finished after the eviction", () => {

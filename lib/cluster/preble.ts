@@ -41,9 +41,11 @@ export interface PrebleOptions {
   autoscaleCooldown: number;
   /** prefill/decode pairing in explore (§3.4; the released code lacks it) */
   pairing: boolean;
-  /** a GPU is decode-heavy when fewer prefill tokens than this remain queued or running on it, while it runs ≥ 1
-   * request; a request is prefill-heavy when it misses at least this many tokens (default 512 = one chunk) */
+  /** a request is prefill-heavy when it misses at least this many tokens (default 512 = one prefill chunk) */
   pairingPrefillTokens: number;
+  /** a GPU is decode-heavy when it runs ≥ 1 request and fewer prefill tokens than this remain on it (running
+   * prefills + its queue; default 2,048 = four chunks): its next iterations are mostly decode, compute is idle */
+  decodeHeavyPendingTokens: number;
   /** output length assumed before any request has finished (the released code's default, 45) */
   defaultOutputTokens: number;
   /** keep L, M, P and the kind of every decision in stats() (for the notebook's breakdown) */
@@ -62,6 +64,7 @@ export const PREBLE_DEFAULTS: Readonly<Omit<PrebleOptions, "rebalanceAfter" | "a
   autoscaleMinQueueing: 0.5,
   pairing: true,
   pairingPrefillTokens: 512,
+  decodeHeavyPendingTokens: 2048,
   defaultOutputTokens: 45,
   recordDecisions: false,
 };
@@ -90,6 +93,7 @@ export function prebleOptions(replicas: number, kvCapacity: number, o: Record<st
     autoscaleCooldown: checkNumber("autoscaleCooldown", o.autoscaleCooldown ?? windowSeconds / 2, { min: 0 }),
     pairing: bool("pairing", d.pairing),
     pairingPrefillTokens: checkInteger("pairingPrefillTokens", o.pairingPrefillTokens ?? d.pairingPrefillTokens, { min: 1 }),
+    decodeHeavyPendingTokens: checkInteger("decodeHeavyPendingTokens", o.decodeHeavyPendingTokens ?? d.decodeHeavyPendingTokens, { min: 1 }),
     defaultOutputTokens: checkNumber("defaultOutputTokens", o.defaultOutputTokens ?? d.defaultOutputTokens, { above: 0 }),
     recordDecisions: bool("recordDecisions", d.recordDecisions),
     capacityTokens: checkInteger("capacityTokens", o.capacityTokens ?? kvCapacity, { min: 1 }),
@@ -496,11 +500,11 @@ export class PrebleRouter implements Router {
   }
 
   /** Prefill/decode pairing (§3.4): GPU g is decode-heavy when it runs at least one request and fewer than
-   * `pairingPrefillTokens` prefill tokens remain on it (running prefills + its queue): its next iterations would
-   * be almost pure decode, leaving compute idle. */
+   * `decodeHeavyPendingTokens` prefill tokens remain on it (running prefills + its queue): its next iterations
+   * would be mostly decode, memory-bound, leaving compute idle. */
   isDecodeHeavy(view: ClusterView, g: number): boolean {
     const running = view.outstandingRequests(g) - view.queueLength(g);
-    return running >= 1 && view.pendingPrefillTokens(g) < this.options.pairingPrefillTokens;
+    return running >= 1 && view.pendingPrefillTokens(g) < this.options.decodeHeavyPendingTokens;
   }
 
   route(request: ClusterRequest, view: ClusterView): number {
@@ -547,10 +551,10 @@ export class PrebleRouter implements Router {
         }
       }
     } else {
-      // Explore: pairing first (a prefill-heavy request to a decode-heavy GPU), then the lowest load cost.
+      // Explore: pairing first (a prefill-heavy request goes to the decode-heavy GPU of lowest load cost), else the
+      // lowest load cost over all GPUs.
       let best = Infinity;
       let bestPair = -1;
-      let pairRunning = -1;
       let pairCost = Infinity;
       const pairing = o.pairing && missed >= o.pairingPrefillTokens;
       for (let g = 0; g < R; g++) {
@@ -559,13 +563,9 @@ export class PrebleRouter implements Router {
           best = c;
           chosen = g;
         }
-        if (pairing && this.isDecodeHeavy(view, g)) {
-          const running = view.outstandingRequests(g) - view.queueLength(g);
-          if (running > pairRunning || (running === pairRunning && c < pairCost)) {
-            bestPair = g;
-            pairRunning = running;
-            pairCost = c;
-          }
+        if (pairing && c < pairCost && this.isDecodeHeavy(view, g)) {
+          bestPair = g;
+          pairCost = c;
         }
       }
       if (bestPair >= 0) {

@@ -184,72 +184,103 @@ export const figure3Demo = defineDemo({
 // ---------------------------------------------------------------------------------------------------------------
 // 03.2 cost terms and pairing
 
-export const COST_RATES: Readonly<Record<string, number>> = { longDocQA: 1, videoQA: 4, toolCalling: 32, programming: 8, agent: 50 };
-export const PAIRING_RATES: Readonly<Record<string, number>> = { toolCalling: 48, longDocQA: 1, videoQA: 6 };
+export const COST_RATES: Readonly<Record<string, number>> = { longDocQA: 1, videoQA: 4, toolCalling: 32, programming: 8, agent: 40 };
+export const PAIRING_RATES: Readonly<Record<string, number>> = { toolCalling: 48, longDocQA: 1, videoQA: 8 };
 
 export const costTermsDemo = defineDemo({
   id: "03.2",
   section: "§3.3–§3.4",
-  title: "Load cost terms L, M, P per decision (basic E2), and prefill/decode pairing on / off (full Preble)",
+  title: "Load cost terms L, M, P per decision, and prefill/decode pairing on / off (full Preble)",
   defaults: {
+    parts: ["costs", "pairing"],
     costRates: COST_RATES as Record<string, number>,
+    costConfiguration: "e2+rebalance",
     pairingRates: PAIRING_RATES as Record<string, number>,
+    pairingSeeds: 3,
     replicas: 4,
-    requestCount: 2000,
-    longDocRequestCount: 1000,
+    minRequests: 1000,
+    minSeconds: 200,
     seed: 1,
   },
   describe: {
-    costRates: "workload → rate (req/s) for the cost breakdown (configuration e2)",
+    parts: 'which parts to run: "costs" and / or "pairing"',
+    costRates: "workload → rate (req/s) for the cost breakdown",
+    costConfiguration: "configuration whose decisions are recorded (e2 or e2+rebalance: the same cost model)",
     pairingRates: "workload → rate (req/s) for pairing on / off (configuration preble)",
+    pairingSeeds: "seeds averaged for pairing on / off (its effect is a few percent)",
     replicas: "replicas (GPUs)",
-    requestCount: "requests per run",
-    longDocRequestCount: "requests per run for long documents",
-    seed: "random seed",
+    minRequests: "requests per run at least",
+    minSeconds: "… and at least this many seconds of arrivals",
+    seed: "random seed (pairing: seeds seed, seed+1, …)",
   },
   run(p, { progress }) {
+    const parts = checkNonEmpty("parts", p.parts).map((x, i) => checkOneOf(`parts[${i}]`, x, ["costs", "pairing"]));
     const replicas = checkInteger("replicas", p.replicas, { min: 1, max: 30 });
-    const requestCount = checkInteger("requestCount", p.requestCount, { min: 100 });
-    const longDocRequestCount = checkInteger("longDocRequestCount", p.longDocRequestCount, { min: 100 });
-    const count = (w: string) => (w === "longDocQA" ? longDocRequestCount : requestCount);
+    const minRequests = checkInteger("minRequests", p.minRequests, { min: 100 });
+    const minSeconds = checkNumber("minSeconds", p.minSeconds, { min: 0 });
+    const costConfiguration = checkOneOf("costConfiguration", p.costConfiguration, ["e2", "e2+rebalance"]);
+    const pairingSeeds = checkInteger("pairingSeeds", p.pairingSeeds, { min: 1 });
     const rows: Row[] = [];
-    for (const [workload, rate] of Object.entries(p.costRates)) {
-      checkOneOf("costRates (workload)", workload, WORKLOAD_NAMES as string[]);
-      checkNumber(`costRates.${workload}`, rate, { above: 0 });
-      progress?.(`03.2: cost terms, ${workload} at ${rate} req/s`);
-      const res = runConfiguration({ workload, rate, replicas, configuration: "e2", requestCount: count(workload), seed: p.seed });
-      const s = res.routerStats as Record<string, number>;
-      const total = s.meanL + s.meanM + s.meanP;
-      rows.push({
-        part: "costs",
-        workload,
-        rate,
-        L: s.meanL,
-        M: s.meanM,
-        P: s.meanP,
-        LShare: s.meanL / total,
-        MShare: s.meanM / total,
-        PShare: s.meanP / total,
-        LoverP: s.meanL / s.meanP,
-        LoverM: s.meanM > 0 ? s.meanL / s.meanM : Infinity,
-        withEviction: s.decisionsWithEviction / (s.exploit + s.explore + s.rebalance + s.pairing),
-        meanLatency: res.metrics.meanLatency,
-        p99Latency: res.metrics.p99Latency,
-        overloaded: res.metrics.overloaded,
-      });
-    }
-    for (const [workload, rate] of Object.entries(p.pairingRates)) {
-      checkOneOf("pairingRates (workload)", workload, WORKLOAD_NAMES as string[]);
-      checkNumber(`pairingRates.${workload}`, rate, { above: 0 });
-      for (const pairing of [false, true]) {
-        progress?.(`03.2: pairing ${pairing ? "on" : "off"}, ${workload} at ${rate} req/s`);
-        const res = runConfiguration({ workload, rate, replicas, configuration: "preble", routerOptions: { pairing }, requestCount: count(workload), seed: p.seed });
+    const notes: string[] = [];
+    if (parts.includes("costs")) {
+      for (const [workload, rate] of Object.entries(p.costRates)) {
+        checkOneOf("costRates (workload)", workload, WORKLOAD_NAMES as string[]);
+        checkNumber(`costRates.${workload}`, rate, { above: 0 });
+        progress?.(`03.2: cost terms, ${workload} at ${rate} req/s`);
+        const res = runConfiguration({ workload, rate, replicas, configuration: costConfiguration, requestCount: requestsFor(rate, minRequests, minSeconds), seed: p.seed });
         const s = res.routerStats as Record<string, number>;
-        rows.push({ part: "pairing", workload, rate, pairing, paired: s.pairing, meanLatency: res.metrics.meanLatency, p99Latency: res.metrics.p99Latency, overloaded: res.metrics.overloaded });
+        const total = s.meanL + s.meanM + s.meanP;
+        rows.push({
+          part: "costs",
+          workload,
+          rate,
+          L: s.meanL,
+          M: s.meanM,
+          P: s.meanP,
+          LShare: s.meanL / total,
+          MShare: s.meanM / total,
+          PShare: s.meanP / total,
+          LoverP: s.meanL / s.meanP,
+          LoverM: s.meanM > 0 ? s.meanL / s.meanM : Infinity,
+          withEviction: s.decisionsWithEviction / (s.exploit + s.explore + s.rebalance + s.pairing),
+          meanLatency: res.metrics.meanLatency,
+          p99Latency: res.metrics.p99Latency,
+          overloaded: res.metrics.overloaded,
+        });
       }
+      const ratios = rows.filter((r) => r.part === "costs").map((r) => num(r.LoverP));
+      notes.push(
+        `part "costs": configuration ${costConfiguration} (FCFS), L, M, P of the chosen GPU averaged over every decision; H = 180 s; decode estimate = window's mean output length × single-request decode time per token (≈ 24 ms). L ÷ P ranges ${Math.round(Math.min(...ratios))}–${Math.round(Math.max(...ratios))}× (lecture: 40–20,000×).`,
+      );
     }
-    const costs = rows.filter((r) => r.part === "costs");
-    const ratios = costs.map((r) => num(r.LoverP));
+    if (parts.includes("pairing")) {
+      for (const [workload, rate] of Object.entries(p.pairingRates)) {
+        checkOneOf("pairingRates (workload)", workload, WORKLOAD_NAMES as string[]);
+        checkNumber(`pairingRates.${workload}`, rate, { above: 0 });
+        for (const pairing of [false, true]) {
+          let mean = 0;
+          let p99 = 0;
+          let paired = 0;
+          let overloaded = false;
+          const perSeed: string[] = [];
+          for (let k = 0; k < pairingSeeds; k++) {
+            progress?.(`03.2: pairing ${pairing ? "on" : "off"}, ${workload} at ${rate} req/s, seed ${k + 1}/${pairingSeeds}`);
+            const seed = typeof p.seed === "number" ? p.seed + k : `${String(p.seed)}/${k}`;
+            const res = runConfiguration({ workload, rate, replicas, configuration: "preble", routerOptions: { pairing }, requestCount: requestsFor(rate, minRequests, minSeconds), seed });
+            mean += res.metrics.meanLatency / pairingSeeds;
+            p99 += res.metrics.p99Latency / pairingSeeds;
+            paired += (res.routerStats.pairing as number) / pairingSeeds;
+            overloaded ||= res.metrics.overloaded;
+            perSeed.push(s2(res.metrics.p99Latency));
+          }
+          rows.push({ part: "pairing", workload, rate, pairing, paired, meanLatency: mean, p99Latency: p99, overloaded, p99PerSeed: perSeed.join(" / ") });
+        }
+      }
+      notes.push(
+        `part "pairing": configuration preble with prefill/decode pairing on or off, mean over ${pairingSeeds} seed(s) (P99 per seed in the last column). A GPU is decode-heavy when it runs ≥ 1 request and fewer than 2,048 prefill tokens (four chunks) remain on it; an explore request missing ≥ 512 tokens goes to the decode-heavy GPU of lowest load cost (the released code has no pairing; this rule is ours).`,
+      );
+    }
+    notes.push(`${replicas} replicas, max(${minRequests}, rate × ${minSeconds} s) requests per run, 20% warm-up, seed ${String(p.seed)}.`);
     return {
       title: this.title,
       columns: [
@@ -264,17 +295,14 @@ export const costTermsDemo = defineDemo({
         { key: "LoverM", label: "L ÷ M", unit: "×", format: "sig3" },
         { key: "withEviction", label: "decisions with M > 0", format: "percent1" },
         { key: "pairing", label: "pairing" },
-        { key: "paired", label: "requests paired", format: "int" },
+        { key: "paired", label: "requests paired", format: "fixed0" },
         { key: "meanLatency", label: "mean latency", unit: "s", format: "fixed2" },
         { key: "p99Latency", label: "P99 latency", unit: "s", format: "fixed2" },
         { key: "overloaded", label: "overloaded" },
+        { key: "p99PerSeed", label: "P99 per seed", unit: "s", format: "text" },
       ],
       rows,
-      notes: [
-        `part "costs": configuration e2 (no rebalancing, autoscaling or pairing; FCFS), L, M, P of the chosen GPU averaged over every decision; H = 180 s; decode estimate = window's mean output length × single-request decode time per token (≈ 24 ms). L ÷ P ranges ${s2(Math.min(...ratios))}–${Math.round(Math.max(...ratios))}× (lecture: 40–20,000×).`,
-        `part "pairing": configuration preble with prefill/decode pairing on or off. A GPU is decode-heavy when it runs ≥ 1 request and fewer than 512 prefill tokens remain on it; an explore request missing ≥ 512 tokens goes to the decode-heavy GPU running the most requests (the released code has no pairing; this rule is ours).`,
-        `${replicas} replicas, ${requestCount} requests per run (long documents ${longDocRequestCount}), 20% warm-up, seed ${String(p.seed)}.`,
-      ],
+      notes,
     };
   },
 });
@@ -384,6 +412,7 @@ export const autoscaleWindowDemo = defineDemo({
   section: "§3.3–§3.4",
   title: "Autoscaling on the hot spot, and the window H on long documents",
   defaults: {
+    experiments: ["autoscale", "window"],
     hotSpotRate: 70,
     hotSpotReplicas: 8,
     hotSpotRequestCount: 28000,
@@ -394,6 +423,7 @@ export const autoscaleWindowDemo = defineDemo({
     seed: 1,
   },
   describe: {
+    experiments: 'which experiments to run: "autoscale" and / or "window"',
     hotSpotRate: "hot-spot rate (req/s)",
     hotSpotReplicas: "replicas for the hot spot",
     hotSpotRequestCount: "requests per hot-spot run (≈ 400 s at 70 req/s: autoscaling needs both halves of a 180 s window)",
@@ -404,6 +434,7 @@ export const autoscaleWindowDemo = defineDemo({
     seed: "random seed",
   },
   run(p, { progress }) {
+    const experiments = checkNonEmpty("experiments", p.experiments).map((x, i) => checkOneOf(`experiments[${i}]`, x, ["autoscale", "window"]));
     const hotSpotRate = checkNumber("hotSpotRate", p.hotSpotRate, { above: 0 });
     const hotSpotReplicas = checkInteger("hotSpotReplicas", p.hotSpotReplicas, { min: 2, max: 30 });
     const hotSpotRequestCount = checkInteger("hotSpotRequestCount", p.hotSpotRequestCount, { min: 100 });
@@ -418,7 +449,7 @@ export const autoscaleWindowDemo = defineDemo({
       ["e2 + rebalance", "e2+rebalance", {}],
       ["e2 + rebalance + autoscale", "e2+rebalance", { autoscale: true }],
     ];
-    for (const [setting, configuration, routerOptions] of scaling) {
+    for (const [setting, configuration, routerOptions] of experiments.includes("autoscale") ? scaling : []) {
       progress?.(`03.4: hot spot, ${setting}`);
       const res = runConfiguration({ workload: "toolCallingHotSpot", rate: hotSpotRate, replicas: hotSpotReplicas, configuration, routerOptions, requestCount: hotSpotRequestCount, seed: p.seed });
       const s = res.routerStats as Record<string, unknown>;
@@ -426,7 +457,7 @@ export const autoscaleWindowDemo = defineDemo({
       const first = events.length ? events[0].time : NaN;
       rows.push({ experiment: "autoscale", setting, meanLatency: res.metrics.meanLatency, p99Latency: res.metrics.p99Latency, maxShare: res.metrics.maxShare, overloaded: res.metrics.overloaded, autoscaled: events.length, firstAutoscale: first });
     }
-    for (const H of windows) {
+    for (const H of experiments.includes("window") ? windows : []) {
       progress?.(`03.4: long documents, H = ${H} s`);
       const res = runConfiguration({ workload: "longDocQA", rate: longDocRate, replicas, configuration: "preble", routerOptions: { windowSeconds: H }, requestCount: longDocRequestCount, seed: p.seed });
       rows.push({ experiment: "window", setting: `H = ${H} s`, windowSeconds: H, meanLatency: res.metrics.meanLatency, p99Latency: res.metrics.p99Latency, maxShare: res.metrics.maxShare, overloaded: res.metrics.overloaded });
