@@ -11,3 +11,4 @@ export * from "./preble-local";
 export * from "./preble-configs";
 export * from "./routers-production/index";
 export * from "./preble-burst";
+export * from "./preble-runs";

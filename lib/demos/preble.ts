@@ -2,52 +2,12 @@
 // cost terms L, M, P and prefill/decode pairing; 03.3 the hot spot and rebalancing; 03.4 autoscaling and the
 // window H; 03.5 local queue policies. All runs: replicas of Mistral-7B on A6000 (the StepModel paper GPU).
 import { checkInteger, checkNonEmpty, checkNumber, checkOneOf, ParameterError } from "../core/errors";
-import { quantile } from "../core/stats";
-import type { Row, Table } from "../core/table";
-import { CLUSTER_CONFIGURATIONS, CONFIGURATION_NAMES, configurationOptions } from "../cluster/preble-configs";
-import { OVERLOAD_RULE, simulateCluster, ClusterResult } from "../cluster/simulate";
+import type { Row } from "../core/table";
+import { CLUSTER_CONFIGURATIONS, CONFIGURATION_NAMES } from "../cluster/preble-configs";
+import { LOW_HIT_FRACTION, lowHitP99, runConfiguration } from "../cluster/preble-runs";
+import { OVERLOAD_RULE, simulateCluster } from "../cluster/simulate";
 import { WORKLOAD_NAMES } from "../cluster/workloads";
 import { defineDemo } from "./registry";
-
-/** Cached fraction below which a request counts as "low hit" in 03.5 (it would be an explore request under E2). */
-export const LOW_HIT_FRACTION = 0.5;
-
-export interface PrebleRunOptions {
-  workload: string;
-  rate: number;
-  replicas: number;
-  configuration: string;
-  requestCount: number;
-  seed: number | string;
-  /** merged over the configuration's router options */
-  routerOptions?: Record<string, unknown>;
-  /** overrides the configuration's local policy */
-  localPolicy?: string;
-  workloadOverrides?: Record<string, number>;
-  notificationDelay?: number;
-}
-
-/** One cluster run of a named configuration. */
-export function runConfiguration(o: PrebleRunOptions): ClusterResult {
-  const cfg = configurationOptions(o.configuration, o.routerOptions ?? {}, o.localPolicy);
-  return simulateCluster({
-    workload: o.workload,
-    rate: o.rate,
-    replicas: o.replicas,
-    requestCount: o.requestCount,
-    seed: o.seed,
-    workloadOverrides: o.workloadOverrides,
-    notificationDelay: o.notificationDelay,
-    replicationSamples: 0,
-    ...cfg,
-  });
-}
-
-/** P99 latency of measured requests whose cached fraction was below LOW_HIT_FRACTION. */
-export function lowHitP99(result: ClusterResult): number {
-  const xs = result.records.filter((r) => r.measured && r.cachedTokens < LOW_HIT_FRACTION * r.promptTokens).map((r) => r.latency);
-  return xs.length ? quantile(xs, 0.99) : NaN;
-}
 
 const WORKLOAD_LABELS: Record<string, string> = {
   longDocQA: "long documents",
@@ -372,37 +332,6 @@ export const hotSpotDemo = defineDemo({
     };
   },
 });
-
-/** Share of the hot tool's requests each replica received, per time bin (the notebook's "hot-spot share per
- * replica over time" chart). */
-export function hotSpotShareOverTime(o: { configuration: string; routerOptions?: Record<string, unknown>; rate?: number; replicas?: number; requestCount?: number; binSeconds?: number; seed?: number | string }): Table {
-  const rate = checkNumber("rate", o.rate ?? 70, { above: 0 });
-  const replicas = checkInteger("replicas", o.replicas ?? 8, { min: 2, max: 30 });
-  const requestCount = checkInteger("requestCount", o.requestCount ?? 4000, { min: 100 });
-  const bin = checkNumber("binSeconds", o.binSeconds ?? 5, { above: 0 });
-  const res = runConfiguration({ workload: "toolCallingHotSpot", rate, replicas, configuration: o.configuration, routerOptions: o.routerOptions, requestCount, seed: o.seed ?? 1 });
-  const hot = res.records.filter((r) => r.request.key === 0);
-  const bins = Math.ceil((res.records[res.records.length - 1].arrival + 1e-9) / bin);
-  const counts = Array.from({ length: bins }, () => new Array(replicas).fill(0));
-  for (const r of hot) counts[Math.min(bins - 1, Math.floor(r.arrival / bin))][r.replica]++;
-  const rows: Row[] = [];
-  counts.forEach((c, b) => {
-    const total = c.reduce((s, x) => s + x, 0);
-    if (total === 0) return;
-    c.forEach((x, replica) => rows.push({ time: (b + 0.5) * bin, replica, share: x / total, requests: x }));
-  });
-  return {
-    title: `Hot tool's requests by replica over time (${o.configuration}, ${replicas} replicas, ${rate} req/s)`,
-    columns: [
-      { key: "time", label: "time (bin centre)", unit: "s", format: "fixed1" },
-      { key: "replica", label: "replica", format: "int" },
-      { key: "share", label: "share of the hot tool's requests", format: "percent0" },
-      { key: "requests", label: "requests", format: "int" },
-    ],
-    rows,
-    notes: [`Bins of ${bin} s; ${hot.length} requests for the hot tool out of ${res.records.length}.`],
-  };
-}
 
 // ---------------------------------------------------------------------------------------------------------------
 // 03.4 autoscaling and the window H
