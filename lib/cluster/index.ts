@@ -12,3 +12,4 @@ export * from "./preble-configs";
 export * from "./routers-production/index";
 export * from "./preble-burst";
 export * from "./preble-runs";
+export * from "./mix";

@@ -7,6 +7,7 @@ import { cacheVsBalanceDemos } from "./cache-vs-balance";
 import { prebleDemos } from "./preble";
 import { modelRoutingDemos } from "./model-routing";
 import { sinceThenDemos } from "./since-then";
+import { azureReplay } from "./azure-replay";
 
 export * from "./registry";
 export { routingCurveLabel } from "./model-routing";
@@ -20,3 +21,4 @@ for (const demo of cacheVsBalanceDemos) registerDemo(demo);
 for (const demo of prebleDemos) registerDemo(demo);
 for (const demo of sinceThenDemos) registerDemo(demo);
 for (const demo of modelRoutingDemos) registerDemo(demo);
+registerDemo(azureReplay);

@@ -413,7 +413,7 @@ export function azureArrivals(kind: AzureTraceKind, options: AzureArrivalOptions
   const useTrace = source === "trace" || (source === "auto" && where.available);
   if (useTrace) {
     const replay = traceReplay(loadAzureTrace(kind, options), { timeScale, wrap: options.wrap });
-    return { ...replay, source: "trace", description: `replay of ${AZURE_TRACE_FILES[kind]} from ${where.dir}${timeScale !== 1 ? `, gaps ×${timeScale}` : ""}` };
+    return { ...replay, source: "trace", description: `replay of ${AZURE_TRACE_FILES[kind]} (found via the ${where.origin === "option" ? "dir option" : where.origin === "environment" ? "AZURE_TRACE_DIR variable" : "default location ../shared/data/azure-llm-2023"})${timeScale !== 1 ? `, gaps ×${timeScale}` : ""}` };
   }
   const synthetic = timeScaled(azureSyntheticProcess(kind), timeScale);
   const why = source === "synthetic" ? "as asked" : where.message;
