@@ -17,14 +17,16 @@ const round = (x: number, digits = 3) => Number(x.toPrecision(digits));
 
 /** Decisions per second by decile and overall, best of `repeats` bursts (the machine is shared: the fastest
  * repetition of each decile is the one least disturbed by other processes). */
-function burst(workload: "toolCalling" | "videoQA", replicas: number, repeats: number): { overall: number; median: number; deciles: number[]; flatness: number } {
+function burst(workload: "toolCalling" | "videoQA", replicas: number, repeats: number): { overall: number; median: number; deciles: number[]; flatness: number; halves: number } {
   const requests = burstRequests(workload, 50_000);
   dispatchBurst(requests.slice(0, 5_000), replicas); // JIT warm-up
   const runs = Array.from({ length: repeats }, () => dispatchBurst(requests, replicas));
   const deciles = Array.from({ length: 10 }, (_, d) => Math.max(...runs.map((r) => r.decilePerSecond[d])));
   const totals = runs.map((r) => r.decisionsPerSecond).sort((a, b) => a - b);
   // Flatness: the last decile's rate over the first's (1 = per-decision cost does not grow with the burst).
-  return { overall: totals[totals.length - 1], median: totals[Math.floor(totals.length / 2)], deciles, flatness: deciles[9] / deciles[0] };
+  // Halves: mean rate of deciles 6–10 over deciles 1–5 (less noisy than one decile against another).
+  const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+  return { overall: totals[totals.length - 1], median: totals[Math.floor(totals.length / 2)], deciles, flatness: deciles[9] / deciles[0], halves: mean(deciles.slice(5)) / mean(deciles.slice(0, 5)) };
 }
 
 export function benchPreble(repeats = 7, demo = true): Record<string, Record<string, Metric>> {
@@ -37,6 +39,7 @@ export function benchPreble(repeats = 7, demo = true): Record<string, Record<str
       out[`${key}DecisionsPerSecondMedian`] = { value: round(b.median), unit: `decisions/s (median of ${repeats})` };
       b.deciles.forEach((x, d) => (out[`${key}Decile${d + 1}`] = { value: round(x), unit: `decisions/s in decile ${d + 1} of the burst (best of ${repeats})` }));
       out[`${key}LastOverFirstDecile`] = { value: round(b.flatness), unit: "ratio (1 = flat per-decision cost)" };
+      out[`${key}SecondOverFirstHalf`] = { value: round(b.halves), unit: "ratio of mean decile rates, deciles 6–10 ÷ 1–5 (1 = flat)" };
     }
   }
   const result: Record<string, Record<string, Metric>> = { "e2-burst": out };
