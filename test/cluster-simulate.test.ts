@@ -277,3 +277,15 @@ describe("bad input throws a clear error", () => {
     for (const name of [...LOAD_ONLY, "prefixAffinity", "thresholdAffinity", "cacheAwareGuarded"]) expect(routerNames()).toContain(name);
   });
 });
+
+describe("workload request counts", () => {
+  it("every generator returns exactly the requested count, multi-turn agents included", () => {
+    for (const name of ["longDocQA", "videoQA", "toolCalling", "programming", "agent"]) {
+      for (const n of [1, 37, 250, 1000]) {
+        const w = generateWorkload(name, { rate: 5, seed: 2, requestCount: n });
+        expect(w.requests.length, `${name} × ${n}`).toBe(n);
+        expect(w.requests.map((r) => r.id)).toEqual(Array.from({ length: n }, (_, i) => i));
+      }
+    }
+  });
+});

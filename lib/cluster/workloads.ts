@@ -211,9 +211,14 @@ function agent(p: Record<string, number>, o: WorkloadOptions, ids: IdCounter, ba
   const outputLength = lengthSampler(base.fork("outputs"), p.outputTokensMean, p.outputTokensCv, 1, p.outputTokensMax);
   const meanTurns = (p.turnsMin + p.turnsMax) / 2;
   const drafts: Draft[] = [];
-  const episodeCount = o.requestCount !== undefined ? Math.ceil(o.requestCount / meanTurns) + 1 : undefined;
+  // Episodes start as a Poisson process at rate / meanTurns; with a request count, episodes are added until there
+  // are enough turns (episode lengths are random, so a fixed number of episodes could fall short).
+  const episodeStarts = base.fork("arrivals");
   let episode = 0;
-  for (const start of arrivalsUntil(base.fork("arrivals"), o.rate / meanTurns, episodeCount, o.horizon)) {
+  let start = 0;
+  for (;;) {
+    start += episodeStarts.exponential(meanTurns / o.rate);
+    if (o.requestCount !== undefined ? drafts.length >= o.requestCount : start > (o.horizon as number)) break;
     const env = pick.int(p.environments);
     const type = env % p.taskTypes;
     const turns = pick.intBetween(p.turnsMin, p.turnsMax);
