@@ -1,24 +1,122 @@
-// `npm run bench [-- <name> ...] [--json]`: runs bench/<name>.ts with tsx (every bench/*.ts when no name is given),
-// one after another; results are recorded by hand in bench/RESULTS.md.
+// `npm run bench -- [names…] [--json] [--option=value …]`: the benches of issue 8, by name (no name = all of them).
+//
+//   e2-burst        Preble's E2 scheduler on a 50,000-request burst, by decile          bench/preble.ts
+//   router-burst    every registered router on the same bursts                          bench/router-burst.ts
+//   sim-throughput  cluster simulator: simulated requests and iterations per second      bench/cluster.ts
+//   balls           balls into bins up to n = 10^6                                       bench/dispatch.ts
+//   queues          the §1 queue simulations at full size                                bench/dispatch.ts
+//   lecture         every notebook executed in the tslab kernel, and each one alone      bench/lecture.ts
+//   golden          every demo at default parameters vs bench/golden/*.json (--update)   bench/golden.ts
+//
+// Each bench file runs once (with tsx) even when it produces several names, prints one JSON object with --json, and
+// this script keeps the names asked for. With --json, stdout is ONE merged object
+//   { "<name>": { "<metric>": { "value": number, "unit": "…" } } }
+// and nothing else (progress and errors go to stderr); without it, a table per name. Other options go to every
+// bench file (e.g. --repeats=3, --update, --notebooks=01,02). Results are recorded in bench/RESULTS.md.
 import { spawnSync } from "node:child_process";
-import * as fs from "node:fs";
+import * as os from "node:os";
 import * as path from "node:path";
 import { ROOT } from "./project.mjs";
 
-const args = process.argv.slice(2);
-const flags = args.filter((a) => a.startsWith("-"));
-const names = args.filter((a) => !a.startsWith("-")).map((n) => n.replace(/^bench\//, "").replace(/\.ts$/, ""));
-const benchDir = path.join(ROOT, "bench");
-const all = fs.readdirSync(benchDir).filter((f) => f.endsWith(".ts")).map((f) => f.slice(0, -3)).sort();
-const chosen = names.length > 0 ? names : all;
-const unknown = chosen.filter((n) => !all.includes(n));
-if (unknown.length > 0 || chosen.length === 0) {
-  console.error(`bench: ${unknown.length ? `no bench/${unknown.join(".ts, bench/")}.ts; ` : ""}available: ${all.join(", ") || "(none)"}`);
-  process.exit(1);
+export const BENCHES = [
+  { name: "e2-burst", file: "preble.ts", args: ["--no-demo"], about: "Preble's E2 scheduler on a 50,000-request burst (decisions/s by decile)" },
+  { name: "router-burst", file: "router-burst.ts", args: [], about: "every registered router on 50,000-request bursts (tool calling, video QA; 4 and 8 replicas)" },
+  { name: "sim-throughput", file: "cluster.ts", args: [], about: "cluster simulator: simulated requests and engine iterations per second" },
+  { name: "balls", file: "dispatch.ts", args: [], about: "balls into bins up to n = 10^6" },
+  { name: "queues", file: "dispatch.ts", args: [], about: "the §1 queue simulations at full size" },
+  { name: "lecture", file: "lecture.ts", args: [], about: "every notebook in the tslab kernel (whole collection and each alone)" },
+  { name: "golden", file: "golden.ts", args: [], about: "every demo at default parameters vs bench/golden/*.json (same seed → same numbers)" },
+];
+
+function usage() {
+  return ["usage: npm run bench -- [names…] [--json] [--option=value …]", "names:", ...BENCHES.map((b) => `  ${b.name.padEnd(15)} ${b.about}`)].join("\n");
 }
-const tsx = path.join(ROOT, "node_modules", "tsx", "dist", "cli.mjs");
-for (const name of chosen) {
-  if (!flags.includes("--json")) console.log(`bench: ${name}`);
-  const r = spawnSync(process.execPath, [tsx, path.join(benchDir, `${name}.ts`), ...flags], { stdio: "inherit", cwd: ROOT });
-  if (r.status !== 0) process.exit(r.status ?? 1);
+
+/** The last line of `text` that parses as a JSON object. */
+function lastJson(text) {
+  const lines = text.trim().split("\n").reverse();
+  for (const line of lines) {
+    const t = line.trim();
+    if (!t.startsWith("{")) continue;
+    try {
+      return JSON.parse(t);
+    } catch {
+      /* not this line */
+    }
+  }
+  return null;
 }
+
+function main(argv) {
+  if (argv.includes("--help") || argv.includes("-h")) {
+    console.log(usage());
+    return 0;
+  }
+  const json = argv.includes("--json");
+  // "--key value" pairs are kept together for the bench files; names are the other bare words.
+  const flags = [];
+  const names = [];
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === "--json") continue;
+    if (a.startsWith("-")) flags.push(a);
+    else if (i > 0 && argv[i - 1].startsWith("--") && !argv[i - 1].includes("=") && /^[\d.,]+$/.test(a)) flags.push(a);
+    else names.push(a.replace(/^bench\//, "").replace(/\.ts$/, ""));
+  }
+  const valid = BENCHES.map((b) => b.name);
+  const unknown = names.filter((n) => !valid.includes(n));
+  if (unknown.length > 0) {
+    console.error(`bench: unknown name${unknown.length > 1 ? "s" : ""} ${unknown.map((n) => JSON.stringify(n)).join(", ")}; valid names: ${valid.join(", ")}`);
+    return 2;
+  }
+  const chosen = names.length > 0 ? BENCHES.filter((b) => names.includes(b.name)) : BENCHES;
+  const files = [...new Set(chosen.map((b) => b.file))];
+  const tsx = path.join(ROOT, "node_modules", "tsx", "dist", "cli.mjs");
+  const merged = {};
+  let failed = 0;
+  const started = Date.now();
+  for (const file of files) {
+    const benches = chosen.filter((b) => b.file === file);
+    const label = benches.map((b) => b.name).join(", ");
+    if (!json) console.error(`bench: ${label} (bench/${file}) …`);
+    const t0 = Date.now();
+    const r = spawnSync(process.execPath, [tsx, path.join(ROOT, "bench", file), "--json", ...benches[0].args, ...flags], {
+      cwd: ROOT,
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "inherit"],
+      maxBuffer: 64 * 1024 * 1024,
+      env: { ...process.env, NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ""} --expose-gc`.trim() },
+    });
+    const out = lastJson(r.stdout ?? "");
+    if (!out) {
+      failed++;
+      console.error(`bench: bench/${file} printed no JSON (exit ${r.status}${r.error ? `, ${r.error.message}` : ""})${r.stdout ? `:\n${r.stdout.slice(-2000)}` : ""}`);
+      continue;
+    }
+    if (r.status !== 0) {
+      failed++;
+      console.error(`bench: bench/${file} exited with ${r.status} (its figures are kept)`);
+    }
+    for (const b of benches) {
+      if (out[b.name]) merged[b.name] = out[b.name];
+      else {
+        failed++;
+        console.error(`bench: bench/${file} gave no "${b.name}" group (it gave: ${Object.keys(out).join(", ")})`);
+      }
+    }
+    if (!json) console.error(`bench: ${label} done in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+  }
+  if (json) console.log(JSON.stringify(merged));
+  else {
+    console.log(`npm run bench — Node ${process.version}, ${os.cpus().length} CPU(s) ${os.cpus()[0]?.model ?? ""}, load average ${os.loadavg()[0].toFixed(1)}`);
+    for (const [name, metrics] of Object.entries(merged)) {
+      console.log(`\n${name}:`);
+      const width = Math.min(48, Math.max(...Object.keys(metrics).map((k) => k.length)));
+      for (const [metric, m] of Object.entries(metrics)) console.log(`  ${metric.padEnd(width)} ${String(m.value).padStart(10)}  ${m.unit}`);
+    }
+    console.log(`\n(${((Date.now() - started) / 1000).toFixed(1)} s in all${failed ? `; ${failed} problem(s), see above` : ""})`);
+  }
+  return failed ? 1 : 0;
+}
+
+process.exitCode = main(process.argv.slice(2));

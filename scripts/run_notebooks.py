@@ -210,7 +210,7 @@ def main():
     parser.add_argument("notebooks", nargs="+")
     parser.add_argument("--html-dir", help="write <name>.html for each notebook that ran cleanly")
     parser.add_argument("--mathjax-url", default="mathjax/tex-chtml-full.js", help="MathJax 3 script, relative to the HTML")
-    parser.add_argument("--summary", help="write a JSON summary (title, seconds, html, failure per notebook)")
+    parser.add_argument("--summary", help="write a JSON summary (title, seconds, per-cell seconds, html, failure per notebook)")
     parser.add_argument("--timeout", type=int, default=600, help="seconds allowed per cell (default 600)")
     parser.add_argument("--kernel", default="tslab")
     parser.add_argument("--after-error-wait", type=float, default=TSLAB_CANCEL_WINDOW_S,
@@ -234,7 +234,9 @@ def main():
         elapsed = time.monotonic() - t0
         title, subtitle = title_of(nb, name)
         entry = {"notebook": os.path.relpath(path, ROOT), "name": name, "title": title, "subtitle": subtitle,
-                 "seconds": round(elapsed, 2), "ok": not failures, "html": None, "failure": None}
+                 "seconds": round(elapsed, 2), "ok": not failures, "html": None, "failure": None,
+                 # per executed code cell: [cell index, seconds]; the rest of "seconds" is the kernel's start and stop
+                 "cells": [[i, round(s, 3)] for i, s in sorted(seconds.items())]}
         for index, text in warnings:
             first = text.splitlines()[0] if text else ""
             print(f"    note: cell {index} wrote to stderr: {first[:200]}", flush=True)
