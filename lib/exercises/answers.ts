@@ -51,7 +51,7 @@ registerExercise({
   absTolerance: 0,
   hint: "cached = 最长匹配（系统提示 + 文档），missed = 提示 − cached；cached > missed 时利用，候选只在持有最长匹配的副本中。答案顺序：[cached, missed, 决定, 副本号]。",
   explanation: () =>
-    `cached = ${EX3.system} + ${EX3.document.toLocaleString("en-US")} = **${ex3Cached.toLocaleString("en-US")}**，missed = **${ex3Missed.toLocaleString("en-US")}**；cached > missed，所以**利用**，候选只有持有这份文档的**副本 2**。若副本 2 的负载超过最轻副本的 $Th_{bal}$ 倍，再平衡会把请求改派到最轻的副本。`,
+    `cached = ${EX3.system} + ${EX3.document.toLocaleString("en-US")} = **${ex3Cached.toLocaleString("en-US")}**，missed = **${ex3Missed.toLocaleString("en-US")}**；cached > missed，所以**利用**；最长匹配只在**副本 2** 上，候选就只有它。（之后如果副本 2 的负载已超过最轻副本的 $Th_{bal}$ 倍，再平衡还会把这个请求转给最轻的副本。）`,
 });
 
 registerExercise({
@@ -94,7 +94,7 @@ registerExercise({
   absTolerance: 1,
   hint: "先用 4a 的容量除以文档长度向下取整；轮转时每个副本缓存的是同一批热门文档，理想分区时 4 个副本互不重复。",
   explanation: () =>
-    `一个副本：⌊${kvCapacityTokens(MISTRAL_7B, A6000).toLocaleString("en-US")} / ${LONG_DOC_TOKENS.toLocaleString("en-US")}⌋ = **${docsPerReplica()}** 份（还要给运行中的请求留空间，实际更少）。轮转时每个副本都缓存"最近最常见"的那一批，集群里不同的文档仍只有十来份；理想分区时 ${REPLICAS} 个副本互不重复，约 **${docsPerReplica() * REPLICAS}** 份。`,
+    `一个副本：⌊${kvCapacityTokens(MISTRAL_7B, A6000).toLocaleString("en-US")} / ${LONG_DOC_TOKENS.toLocaleString("en-US")}⌋ = **${docsPerReplica()}** 份——这是上限，正在运行的请求也要占 KV。轮转下四个副本看到的是同一股请求流，留下的都是当下最热的那十来份，彼此重复，整个集群也就存着十来份不同的文档；理想分区时 ${REPLICAS} 个副本各存各的，约 **${docsPerReplica() * REPLICAS}** 份。`,
 });
 
 registerExercise({
@@ -106,7 +106,7 @@ registerExercise({
   explanation: () => {
     const z = new Zipf(DOCUMENTS, 1.1);
     const p = Array.from(z.probabilities.slice(0, 3)).map((x) => `${(x * 100).toFixed(1)}%`);
-    return `${p.join(" + ")} ≈ **${(z.topShare(3) * 100).toFixed(0)}%**。命中率因此有上限：多缓存的文档覆盖的是中等热度的长尾。`;
+    return `${p.join(" + ")} ≈ **${(z.topShare(3) * 100).toFixed(0)}%**。最热的几份只占三分之一多一点，只缓存它们，命中率就被封顶；能多存几十份时，多出来的命中来自热度中等的那一大段长尾。`;
   },
 });
 
@@ -118,7 +118,7 @@ registerExercise({
   reference: () => Math.floor((63 / 100) * PRIORITY_GROUPS),
   relTolerance: 0,
   hint: "组号 = ⌊已缓存比例 × P⌋（Preble 的代码对非零比例写作 ⌈10·ratio⌉ − 1，两者在这里一样）。",
-  explanation: () => `⌊0.63 × ${PRIORITY_GROUPS}⌋ = **${Math.floor(0.63 * PRIORITY_GROUPS)}**：第 6 组。`,
+  explanation: () => `⌊0.63 × ${PRIORITY_GROUPS}⌋ = **${Math.floor(0.63 * PRIORITY_GROUPS)}**：进第 ${Math.floor(0.63 * PRIORITY_GROUPS)} 组（组号越大，已缓存的比例越高）。`,
 });
 
 registerExercise({
@@ -132,8 +132,8 @@ registerExercise({
     const at = (n: number, key: string) => Number(rowsWhere(t, { n })[0][key]);
     return (
       `公式：随机 ${f2(randomMaxLoadFormula(1e5))}，二选一 ${f2(twoChoiceMaxLoadFormula(1e5))}。代码 01 演示 1 实测（n = 100,000）：随机 ${at(100000, "random").toFixed(1)}，二选一 ${at(100000, "twoChoice").toFixed(1)}。\n\n` +
-      `渐近公式只刻画增长的阶：随机时真实值是 $\\frac{\\ln n}{\\ln\\ln n}(1+o(1))$，那个 $o(1)$ 收敛得极慢，在 $n=10^5$ 时仍然很大；二选一是 $\\ln\\ln n/\\ln 2 + O(1)$，常数项小，所以贴得更近。` +
-      `该比较的是增长速度：从 1,000 到 100,000，随机从 ${at(1000, "random").toFixed(1)} 涨到 ${at(100000, "random").toFixed(1)}，二选一只从 ${at(1000, "twoChoice").toFixed(1)} 涨到 ${at(100000, "twoChoice").toFixed(1)}。`
+      `这两个式子说的是 n 趋于无穷时的量级，不是某个具体 n 下的数值。随机那一式完整写是 $\\frac{\\ln n}{\\ln\\ln n}(1+o(1))$，修正项 $o(1)$ 要到极大的 n 才变小，$n=10^5$ 时它还把实测值往上推了一大截；二选一的式子是 $\\ln\\ln n/\\ln 2 + O(1)$，多出来的只是一个不大的常数，所以实测贴着公式。` +
+      `真正能和公式对照的是"随 n 怎么涨"：n 从 1,000 到 100,000，随机的最大负载从 ${at(1000, "random").toFixed(1)} 到 ${at(100000, "random").toFixed(1)}，二选一从 ${at(1000, "twoChoice").toFixed(1)} 到 ${at(100000, "twoChoice").toFixed(1)}。`
     );
   },
 });
@@ -147,8 +147,8 @@ registerExercise({
     const s = dispatchAcrossSeeds({ servers: 16, utilization: 0.9, jobs: 50000, policy: "random", sizes: "exponential" }, 1, seeds);
     const perSeed = s.perSeed.map((x) => x.mean);
     return (
-      `有限长度的模拟有统计误差。ρ = 0.9 的 M/M/1 队列一旦排起长队要很久才消散，相邻请求的响应时间高度相关，有效样本远少于请求数；5 万个请求分到 16 台，每台只有约 ${Math.round(50000 / 16).toLocaleString("en-US")} 个。` +
-      `用 ${seeds} 个种子重跑随机派发：平均 ${s.mean.toFixed(2)}，各种子之间的标准差 ${s.meanSd.toFixed(2)}（单个种子从 ${Math.min(...perSeed).toFixed(2)} 到 ${Math.max(...perSeed).toFixed(2)}）。高利用率下要么跑得很长，要么多个种子取平均。`
+      `理论值是无限长运行的期望，一次有限的模拟只是它的一个带噪声的估计。ρ = 0.9 时队列一旦变长，要过很久才会回落，前后请求的响应时间强相关，真正独立的样本比请求数少得多；何况 5 万个请求摊到 16 台，每台只分到约 ${Math.round(50000 / 16).toLocaleString("en-US")} 个。` +
+      `换 ${seeds} 个种子各跑一次随机派发：${seeds} 次的平均是 ${s.mean.toFixed(2)}，种子之间的标准差 ${s.meanSd.toFixed(2)}，单次最低 ${Math.min(...perSeed).toFixed(2)}、最高 ${Math.max(...perSeed).toFixed(2)}。想在高利用率下得到可信的均值，就得把模拟拉长，或者对多个种子取平均。`
     );
   },
 });
@@ -161,8 +161,8 @@ registerExercise({
     const shares = Array.from({ length: PRIORITY_GROUPS }, (_, i) => PRIORITY_GROUPS - i);
     const total = shares.reduce((a, b) => a + b, 0);
     return (
-      `${shares.join(" + ")} = ${total}：每组的份额与它的优先级成正比。命中多的请求优先（它们只需要很少的 prefill，很快完成），但命中少的组每轮也有份额，不会饿死。` +
-      `仍会等很久的情况：低优先级组里积压了大量请求而每轮只取 1 个；或者命中少的请求需要的 KV 空间大，轮到它时显存放不下，只能继续等。`
+      `${shares.join(" + ")} = ${total}：每组每轮拿到的名额和它的组号成正比。命中比例高的请求要算的 prefill 少、跑得快，让它们多占名额能提高吞吐；命中比例低的组名额少但不为零，所以不会被彻底饿死。` +
+      `但它们仍可能等很久：最低几组如果积压了很多请求，每轮只放行一两个，排在后面的要等很多轮；另外，命中少的请求要新分配的 KV 多，轮到它时显存可能不够，只好继续留在队里。`
     );
   },
 });
@@ -174,7 +174,7 @@ registerExercise({
   relTolerance: 0,
   hint: "穷举是 K^L；LLMSelector 每轮评估 K 个分配，停止条件要求连续 L + 1 次分配相同（历史从初始分配算起）。",
   explanation: () =>
-    `穷举 $K^L = 10^6$ = **${allocationCount(10, 6).toLocaleString("en-US")}**。LLMSelector 每轮评估 K = 10 个分配；即使一开始就是最优，也要 L = 6 轮才能凑齐 7 个相同的记录：**${minimumEvaluations(10, 6)}** 个。`,
+    `穷举 $K^L = 10^6$ = **${allocationCount(10, 6).toLocaleString("en-US")}**。LLMSelector 每轮给一个模块试遍 K = 10 个模型，即评估 10 个分配；它要等最近 L + 1 = 7 个分配（初始分配也算一个）完全相同才停，所以哪怕起点就是最优，也得跑满 L = 6 轮：6 × 10 = **${minimumEvaluations(10, 6)}** 个。`,
 });
 
 const caseStudy = () => runDemo("04.1");
@@ -189,9 +189,15 @@ registerExercise({
   question: "代码 04 演示 1 里 LLMSelector 从 C+C 出发评估了多少个分配？",
   reference: () => Number(caseRow("llmSelector", "C+C").evaluated),
   relTolerance: 0,
-  hint: "数轮次：C+C → A+C → A+B → A+B → A+B，每轮评估 K = 5 个分配。",
-  explanation: () =>
-    `我们的停止条件来自开源实现：C+C → A+C（第 1 轮）→ A+B（第 2 轮）→ A+B（第 3 轮）→ A+B（第 4 轮），4 × 5 = **${caseRow("llmSelector", "C+C").evaluated}** 个。论文报告的 10 个大概只数到找到最优分配为止（2 轮 × 5），不含确认收敛的轮次——读预算数字时要问清楚"确认收敛"算不算。`,
+  hint: "看演示 04.1 表格下的注释：LLMSelector 从 C+C 出发走了几轮；每轮评估 K = 5 个分配（5 个模型）。",
+  explanation: () => {
+    const t = caseStudy();
+    const note = (t.notes ?? []).find((n) => n.startsWith("LLMSelector path from C+C:")) ?? "";
+    const m = /from C\+C: (.*) \((\d+) rounds × (\d+) = (\d+) allocations\)/.exec(note);
+    const evaluated = caseRow("llmSelector", "C+C").evaluated;
+    const path = m ? `路径 ${m[1]}，共 ${m[2]} 轮 × ${m[3]} = ` : "";
+    return `${path}**${evaluated}** 个分配。我们用的是开源实现的停止规则：找到最优分配之后，还要再跑几轮、确认分配不再变化才停，这几轮也计入预算。论文在 TableArithmetic 上报告的 10 个，看起来只数到第一次到达最优为止（2 轮 × 5），没算确认收敛的轮次。比较不同论文的"预算"时，先弄清这一部分算没算。`;
+  },
 });
 
 const abCost = () => allocationCost(["A", "B"], caseStudyPrices());
@@ -204,7 +210,10 @@ registerExercise({
   relTolerance: 0,
   absTolerance: 0.001,
   hint: "一个分配的成本是各模块所用模型的价格之和。",
-  explanation: () => `A+B：5 + 3 = **${abCost()}**；C+C：1 + 1 = **${ccCost()}**；贵 ${(abCost() / ccCost()).toFixed(0)} 倍。`,
+  explanation: () => {
+    const price = caseStudyPrices();
+    return `A+B：${price.A} + ${price.B} = **${abCost()}**；C+C：${price.C} + ${price.C} = **${ccCost()}**；前者是后者的 ${(abCost() / ccCost()).toFixed(0)} 倍。`;
+  },
 });
 
 /** Exercise 7(b)'s rule: pay at most `perPoint` price units for each point of test accuracy gained. */
@@ -224,7 +233,7 @@ registerExercise({
   hint: "用代码 04 演示 1 的测试准确率：多花的钱 ÷ 多得的百分点，和 0.1 比。",
   explanation: () => {
     const c = exercise7bChoice();
-    return `A+B 比 C+C 的测试准确率高 ${c.points.toFixed(0)} 个百分点，多花 ${c.extraCost}，每个百分点 ${c.costPerPoint.toFixed(3)}，${c.costPerPoint > 0.1 ? "高于" : "不高于"} 0.1 的门槛——严格按这个标准应选 **${c.choice}**${c.choice === "C+C" ? "，或者去找更便宜的组合（代码 04 演示 5 的成本—准确率前沿）" : ""}。成本约束会改变"最优分配"。`;
+    return `A+B 的测试准确率比 C+C 高 ${c.points.toFixed(1)} 个百分点，每道题多花 ${c.extraCost}，折合每个百分点 ${c.extraCost} ÷ ${c.points.toFixed(1)} = ${c.costPerPoint.toFixed(3)}，${c.costPerPoint > 0.1 ? "超过" : "没有超过"} 0.1 的上限，按这条规则选 **${c.choice}**${c.choice === "C+C" ? "；更好的做法是在两者之间找更便宜的组合（代码 04 演示 5 画出了成本—准确率前沿）" : ""}。可见一旦把价格算进来，"最优分配"就可能换人。`;
   },
 });
 
@@ -233,7 +242,7 @@ registerExercise({
   question: "设计一个把成本纳入 LLMSelector 的办法。（文字题）",
   hint: "可以改模块得分，也可以在收敛之后再做一轮\"降级\"搜索。",
   explanation: () =>
-    `办法一：把模块得分改成"诊断器得分 − λ × 模型价格 / 最高价格"，对不同的 λ 各跑一遍，得到一条成本—准确率曲线，再按预算取点（库里的 \`costAware\` / \`costFrontier\` 就是这样做的，见代码 04 演示 5）。办法二：LLMSelector 收敛后，逐个模块尝试换成更便宜的模型，只要端到端准确率的下降不超过阈值就接受。`,
+    `一种做法是在打分里直接扣钱：模块得分 = 诊断器得分 − λ × （模型价格 ÷ 最贵模型的价格）。λ 取一串值各跑一次，每个 λ 得到一个分配，连起来就是成本—准确率曲线，再按预算挑点（库里的 \`costAware\` / \`costFrontier\` 即如此，见代码 04 演示 5）。另一种做法是先照常跑完 LLMSelector，再做一轮"降级"：每次试着把一个模块换成更便宜的模型，端到端准确率掉得不超过事先定的容忍度就保留这次替换。`,
 });
 
 registerExercise({
@@ -241,10 +250,10 @@ registerExercise({
   question: "近似树何时与真实缓存不一致？后果是什么？Preble 与 Dynamo 各怎样减少不一致？（文字题）",
   hint: "想想显存压力下的淘汰、被拒绝或超时的请求、进程重启。",
   explanation: () =>
-    `(a) 工作进程因显存压力淘汰了某个前缀，近似树却还记着（两边的淘汰节奏不同）；请求被拒绝或超时，前缀根本没算出来；进程重启后缓存清空。` +
-    `(b) 路由器把请求派给"以为有缓存"的进程，结果要从头 prefill，而且往往是一个本来就承接了很多同类请求的忙碌进程；误派会反复发生，直到近似树把这个前缀淘汰。` +
-    `(c) Preble：本地调度器淘汰时异步通知全局调度器，全局树删除对应 GPU 的记录（仍有通知延迟）；Dynamo：工作进程上报 KV 块的存储 / 删除事件，路由器的索引直接反映真实状态，代价是事件流的开销。` +
-    `这又是"信息新鲜度"的例子。笔记本 06 用模拟演示了副本重启后两种做法的差别。`,
+    `(a) 三种典型情形：工作进程缺显存时自己淘汰了一段前缀，而路由器的树按自己的节奏淘汰、还留着这段；请求在工作进程上被拒绝、超时或失败，那段前缀压根没有算完；工作进程重启，缓存整个没了。` +
+    `(b) 路由器以为某个进程有缓存，把请求送过去，到了那里却要从头 prefill；被选中的又常常是已经接了一大批同类请求的那个进程，于是慢上加慢。而且树不纠正，同样的误派会一次次重复，直到树自己把那段前缀淘汰掉。` +
+    `(c) Preble 的本地调度器每淘汰一段前缀，就异步告诉全局调度器，全局树把这块 GPU 从对应节点上去掉——只差一点通知延迟。Dynamo 让每个工作进程把 KV 块的写入和删除作为事件发给路由器，索引跟着真实缓存走，代价是要维护这条事件流。` +
+    `两者都是用更新鲜的信息换更准的路由。[笔记本 06](06-since-then.ipynb) 的 6.3 节模拟了副本重启时这两类做法的差别。`,
 });
 
 registerExercise({
@@ -252,6 +261,6 @@ registerExercise({
   question: "在 prefill / decode 解耦（xPyD）的部署上做前缀感知路由，哪些决定要变？Preble 的搭配规则还有意义吗？（文字题）",
   hint: "前缀缓存服务的是 prefill；搭配规则是为了在同一个实例里混合两种工作。",
   explanation: () =>
-    `前缀缓存主要服务 prefill，亲和的对象变成 prefill 实例：先按前缀命中和负载选 prefill 实例，再按显存和负载选 decode 实例（两步路由，或把 KV 传输距离一起优化）。多轮对话的输出也要回写到 prefill 侧的缓存（或放进共享的 KV 池），否则下一轮命中不了。` +
-    `Preble 的搭配规则是为了在同一个实例里混合 prefill 和 decode；解耦后两者已分开，这条规则失去意义。但"命中多的请求几乎只剩 decode"这一观察仍有用：这类请求的 prefill 很小，甚至可以直接在 decode 实例上补算那一小段。`,
+    `前缀命中省下的是 prefill，所以"亲和"要落在 prefill 实例上：路由分两步，先看前缀命中和负载挑 prefill 实例，再看显存和负载挑 decode 实例（也可以两步合起来考虑，把 KV 从 prefill 搬到 decode 的距离算进代价）。多轮对话还多了一件事：这一轮生成的内容在 decode 实例上，要写回 prefill 一侧的缓存（或放进共享 KV 池），下一轮才能命中。` +
+    `Preble 的搭配规则解决的是"同一个实例上 prefill 和 decode 抢资源"，解耦之后两者本来就不在一起，这条规则也就用不上了。不过它背后的观察还成立：命中率很高的请求几乎不剩 prefill 工作，甚至可以不经 prefill 实例，直接在 decode 实例上把缺的那一小段算掉。`,
 });
