@@ -30,6 +30,10 @@ function tally(results: OptimizerResult[]): string {
 
 // ---------------------------------------------------------------------------------------------------------------
 
+/** Allocation counts: whole numbers with separators (25, 15,625), run averages with one decimal (17.8). */
+const countOrMean = (v: unknown): string =>
+  typeof v !== "number" ? String(v) : Number.isInteger(v) ? v.toLocaleString("en-US") : v.toLocaleString("en-US", { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+
 export const llmSelectorCase = defineDemo({
   id: "04.1",
   section: "§4.4",
@@ -99,7 +103,7 @@ export const llmSelectorCase = defineDemo({
         { key: "allocation", label: "allocation (locate+solve)" },
         { key: "trainAcc", label: "train accuracy", format: "fixed2" },
         { key: "testAcc", label: "test accuracy", format: "fixed2" },
-        { key: "evaluated", label: "allocations evaluated", format: "fixed1" },
+        { key: "evaluated", label: "allocations evaluated", format: countOrMean },
         { key: "q", label: "diagnoser accuracy q", format: "fixed1" },
         { key: "failedStarts", label: "starts not reaching the optimum", format: "int" },
       ],
@@ -182,7 +186,7 @@ export const llmSelectorPools = defineDemo({
         { key: "testAcc", label: "test accuracy (pool mean)", format: "fixed3" },
         { key: "gainPoints", label: "vs best single model", unit: "points", format: "fixed1" },
         { key: "trainAcc", label: "train accuracy (pool mean)", format: "fixed3" },
-        { key: "evaluated", label: "allocations evaluated (pool mean)", format: "fixed1" },
+        { key: "evaluated", label: "allocations evaluated (pool mean)", format: countOrMean },
         { key: "poolsBeatingSingle", label: "pools above best single (test)", format: "int" },
       ],
       rows,
@@ -314,7 +318,7 @@ export const llmSelectorViolations = defineDemo({
         { key: "pool", label: "pool", format: "int" },
         { key: "bestAllocation", label: "optimum (exhaustive, train)" },
         { key: "mixesModels", label: "mixes models" },
-        { key: "gain", label: "gain over best same-model", unit: "points (test)", format: "fixed1" },
+        { key: "gain", label: "gain over best same-model (test)", unit: "points", format: "fixed1" },
         { key: "comparator", label: "best same-model allocation" },
         { key: "llmSelectorAllocation", label: "LLMSelector's allocation" },
         { key: "foundByLlmSelector", label: "LLMSelector finds the structure" },
