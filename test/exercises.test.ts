@@ -91,3 +91,11 @@ describe("check", () => {
     expect(() => referenceAnswer("10z")).toThrow(/unknown exercise/);
   });
 });
+
+describe("check in a reader's hands", () => {
+  it("returns whether the answer passed (and shows the badge)", async () => {
+    const { check } = await import("../lib/exercises");
+    expect(check("4a", 219089)).toBe(true);
+    expect(check("4a", 1)).toBe(false);
+  });
+});

@@ -67,6 +67,7 @@ describe("charts", () => {
     const f = bars(sample, { x: "policy", y: "meanLatency" });
     expect((f.layout?.yaxis?.title as string)).toBe("mean latency (s)");
     expect(f.data[0].type).toBe("bar");
+    expect(f.layout?.xaxis?.type).toBe("category");
     expect(() => lines(sample, { x: "policy", y: "missing" })).toThrow(/column "missing"/);
   });
   it("a chart without axis titles is refused", () => {

@@ -3,9 +3,9 @@ import { displayHtml, displayMarkdown } from "../view/display";
 import { escapeHtml } from "../view/table";
 import { evaluate, getExercise } from "./registry";
 
-/** Checks a reader's answer and shows a ✓/✗ badge with a hint. Returns nothing, so a notebook cell that ends with
- * check(...) prints no stray `true` / `false` (tslab echoes a cell's last value); use evaluate() for the verdict. */
-export function check(id: string, answer: unknown): void {
+/** Checks a reader's answer, shows a ✓/✗ badge with a hint, and returns whether it passed. In a notebook write
+ * `const passed = check(…)`: tslab echoes a bare last expression, which would print a stray true / false. */
+export function check(id: string, answer: unknown): boolean {
   const result = evaluate(id, answer);
   const colour = result.passed ? "#1a7f37" : "#cf222e";
   const mark = result.passed ? "✓" : "✗";
@@ -14,6 +14,7 @@ export function check(id: string, answer: unknown): void {
     `<b style="color:${colour}">${mark} 练习 ${escapeHtml(id)}</b> ` +
     `${result.passed ? "正确 · correct" : "还不对 · not yet"} — ${escapeHtml(result.message)}</div>`;
   displayHtml({ html, text: `${mark} exercise ${id}: ${result.passed ? "correct" : "not yet"} — ${result.message}` });
+  return result.passed;
 }
 
 /** Like check, but throws when the answer is wrong (for tests and scripted self-checks). */

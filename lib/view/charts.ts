@@ -53,7 +53,11 @@ export function bars(table: Table, o: ChartOptions): Figure {
       x: g.rows.map((r) => String(r[o.x])),
       y: g.rows.map((r) => r[o.y]),
     })),
-    layout: { ...axes(table, o), barmode: "group" },
+    // Bars stand on categories even when they look numeric (replicas 2, 4, 8 must not leave gaps at 3, 5, 6, 7).
+    layout: (() => {
+      const l = axes(table, o) as NonNullable<Figure["layout"]>;
+      return { ...l, xaxis: { ...(l.xaxis ?? {}), type: "category" as const }, barmode: "group" };
+    })(),
   };
 }
 
