@@ -13,3 +13,4 @@ export * from "./routers-production/index";
 export * from "./preble-burst";
 export * from "./preble-runs";
 export * from "./mix";
+export * from "./sweep";

@@ -3,7 +3,7 @@ import { checkInteger, checkNumber } from "../core/errors";
 import { quantile } from "../core/stats";
 import type { Row, Table } from "../core/table";
 import { configurationOptions } from "./preble-configs";
-import { ClusterResult, simulateCluster } from "./simulate";
+import { ClusterOptions, ClusterResult, simulateCluster } from "./simulate";
 
 /** Cached fraction below which a request counts as "low hit" in 03.5 (it would be an explore request under E2). */
 export const LOW_HIT_FRACTION = 0.5;
@@ -25,8 +25,13 @@ export interface PrebleRunOptions {
 
 /** One cluster run of a named configuration. */
 export function runConfiguration(o: PrebleRunOptions): ClusterResult {
+  return simulateCluster(configurationRun(o));
+}
+
+/** The simulateCluster options of such a run (plain data: sweeps hand them to worker threads, lib/cluster/sweep). */
+export function configurationRun(o: PrebleRunOptions): ClusterOptions {
   const cfg = configurationOptions(o.configuration, o.routerOptions ?? {}, o.localPolicy);
-  return simulateCluster({
+  return {
     workload: o.workload,
     rate: o.rate,
     replicas: o.replicas,
@@ -36,7 +41,7 @@ export function runConfiguration(o: PrebleRunOptions): ClusterResult {
     notificationDelay: o.notificationDelay,
     replicationSamples: 0,
     ...cfg,
-  });
+  };
 }
 
 /** P99 latency of measured requests whose cached fraction was below LOW_HIT_FRACTION. */

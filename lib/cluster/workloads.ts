@@ -242,8 +242,25 @@ function agent(p: Record<string, number>, o: WorkloadOptions, ids: IdCounter, ba
 
 const GENERATORS: Record<string, typeof keyedContext> = { keyedContext, programming, agent };
 
+// The last few generated workloads, by their arguments: sweeps run several configurations on the same workload
+// (03.1 runs four per rate), and generation is a pure function of the arguments. Callers get a fresh Workload
+// (own requests array, key set and params) sharing the read-only request objects.
+const recentWorkloads = new Map<string, Workload>();
+const RECENT_WORKLOADS = 8;
+
 /** Generates a workload: requests sorted by arrival, ids 0 … n−1, output segments with fresh ids. */
 export function generateWorkload(name: string, options: WorkloadOptions): Workload {
+  const key = JSON.stringify([name, options.rate, options.seed ?? 1, options.requestCount ?? null, options.horizon ?? null, options.overrides ?? {}, options.segmentIdBase ?? 0]);
+  let w = recentWorkloads.get(key);
+  if (w === undefined) {
+    w = generateWorkloadUncached(name, options);
+    if (recentWorkloads.size >= RECENT_WORKLOADS) recentWorkloads.delete(recentWorkloads.keys().next().value as string);
+  } else recentWorkloads.delete(key); // re-inserted below as the most recent
+  recentWorkloads.set(key, w);
+  return { ...w, requests: w.requests.slice(), keySegments: new Set(w.keySegments), params: { ...w.params } };
+}
+
+function generateWorkloadUncached(name: string, options: WorkloadOptions): Workload {
   const def = workloadDefinition(name);
   checkNumber("rate", options.rate, { above: 0 });
   if (options.requestCount === undefined && options.horizon === undefined) throw new ParameterError("requestCount", "give requestCount or horizon");

@@ -5,3 +5,4 @@ export * from "./heap";
 export * from "./data";
 export * from "./table";
 export * from "./arrivals";
+export * from "./parallel";

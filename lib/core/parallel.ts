@@ -44,7 +44,7 @@ interface Slot {
   busy: number;
   /** when that call was sent (ms) */
   sentAt: number;
-  /** could not load the task's module, or went silent: not used again */
+  /** went silent: not used again */
   broken: boolean;
 }
 
@@ -55,24 +55,36 @@ const SILENT_MS = 15 * 60_000;
 let pool: Slot[] | null = null;
 let signal: Int32Array | null = null;
 let unavailable: string | null = null;
+let lastWorkerError: string | null = null;
+/** why the last call with more than one thread ran in the calling thread only (null: it used workers) */
+let lastReason: string | null = null;
+/** task files a worker failed to load (their calls run in the calling thread from then on) */
+const unloadable = new Set<string>();
+/** numbers each mapParallel call, so that a reply left over from an interrupted call is recognised and dropped */
+let callCounter = 0;
 
-/** Threads mapParallel would use: LECTURE_THREADS if set (≥ 1), else the CPUs this process may use. */
+/** Threads mapParallel uses by default: LECTURE_THREADS if set (≥ 1); else one per CPU but one (left to V8's
+ * garbage-collector threads and the kernel) on machines with 4 CPUs or more, and just the calling thread on
+ * smaller ones. Measured on the 2-vCPU bench machine (bench/RESULTS.md): one simulation thread already keeps
+ * the second CPU about 40% busy with concurrent GC, and two simulation threads ran each other ~1.5× slower per
+ * run, so 03.1 took as long or longer with a worker than without. */
 export function defaultThreads(): number {
   const env = Number(process.env.LECTURE_THREADS);
   if (Number.isInteger(env) && env >= 1) return env;
   const o = os as unknown as { availableParallelism?: () => number };
-  return Math.max(1, o.availableParallelism ? o.availableParallelism() : os.cpus().length);
+  const cpus = Math.max(1, o.availableParallelism ? o.availableParallelism() : os.cpus().length);
+  return cpus >= 4 ? cpus - 1 : 1;
 }
 
-/** Why workers are not used here (null when they are, or have not been tried yet). */
-export function parallelUnavailableReason(): string | null {
-  return unavailable;
+/** Why workers are not used here (null when they are, or have not been tried yet), and the last error a worker
+ * reported (its call was then run in the calling thread). */
+export function parallelStatus(): { unavailable: string | null; lastWorkerError: string | null; workers: number } {
+  return { unavailable: unavailable ?? lastReason, lastWorkerError, workers: pool ? pool.filter((s) => !s.broken).length : 0 };
 }
 
 function workersPossible(file: string): string | null {
   if (unavailable) return unavailable;
   if (typeof process === "undefined" || !process.versions?.node) return "not running in Node";
-  if (process.env.VITEST) return "under vitest (TypeScript sources without a loader in worker threads)";
   let wt: typeof import("worker_threads");
   try {
     wt = require("worker_threads");
@@ -80,27 +92,49 @@ function workersPossible(file: string): string | null {
     return "worker_threads not available";
   }
   if (!wt.isMainThread) return "already in a worker";
-  if (file.endsWith(".ts") && !process.execArgv.some((a) => a.includes("tsx"))) return "TypeScript sources without tsx";
+  if (unloadable.has(file)) return `a worker could not load ${file}`;
+  // TypeScript sources load in a worker only through tsx (vitest's transform does not reach worker threads).
+  if (file.endsWith(".ts") && !process.execArgv.some((a) => a.includes("tsx"))) return "TypeScript sources outside tsx";
   return null;
 }
 
 // The worker: loads task modules on demand, runs calls, posts { id, ok, value | error }, then bumps the counter.
 const WORKER_SOURCE = `
 const { workerData } = require("worker_threads");
-const { port, signal } = workerData;
+const { port, signal, tsxApi } = workerData;
 const modules = new Map();
 port.on("message", (m) => {
   let reply;
+  let fn;
   try {
     let mod = modules.get(m.file);
-    if (!mod) { mod = require(m.file); modules.set(m.file, mod); }
-    const fn = mod[m.name];
+    if (!mod) {
+      if (m.file.endsWith(".ts") && !modules.has("tsx")) {
+        // Under tsx the parent runs TypeScript sources: register tsx's require hook in this thread too.
+        if (!tsxApi) throw new Error("tsx/cjs/api not found: cannot load " + m.file);
+        require(tsxApi).register();
+        modules.set("tsx", true);
+      }
+      mod = require(m.file);
+      modules.set(m.file, mod);
+    }
+    fn = mod[m.name];
     if (typeof fn !== "function") throw new Error(m.file + " exports no function " + m.name);
-    reply = { id: m.id, ok: true, value: fn(...m.args) };
   } catch (e) {
-    reply = { id: m.id, ok: false, error: String(e && e.stack || e) };
+    reply = { call: m.call, id: m.id, ok: false, load: true, error: String((e && e.stack) || e) };
   }
-  try { port.postMessage(reply); } catch (e) { port.postMessage({ id: m.id, ok: false, error: "result not cloneable: " + e }); }
+  if (!reply) {
+    try {
+      reply = { call: m.call, id: m.id, ok: true, value: fn(...m.args) };
+    } catch (e) {
+      reply = { call: m.call, id: m.id, ok: false, load: false, error: String((e && e.stack) || e) };
+    }
+  }
+  try {
+    port.postMessage(reply);
+  } catch (e) {
+    port.postMessage({ call: m.call, id: m.id, ok: false, load: false, error: "result not cloneable: " + e });
+  }
   Atomics.add(signal, 0, 1);
   Atomics.notify(signal, 0);
 });
@@ -109,10 +143,19 @@ port.on("message", (m) => {
 function ensurePool(size: number): Slot[] {
   const wt = require("worker_threads") as typeof import("worker_threads");
   if (!signal) signal = new Int32Array(new SharedArrayBuffer(4));
-  pool ??= [];
+  pool = (pool ?? []).filter((s) => {
+    if (s.broken) void s.worker.terminate();
+    return !s.broken;
+  });
   while (pool.length < size) {
     const { port1, port2 } = new wt.MessageChannel();
-    const worker = new wt.Worker(WORKER_SOURCE, { eval: true, workerData: { port: port2, signal }, transferList: [port2] });
+    let tsxApi: string | null = null;
+    try {
+      tsxApi = require.resolve("tsx/cjs/api");
+    } catch {
+      tsxApi = null; // compiled build: not needed
+    }
+    const worker = new wt.Worker(WORKER_SOURCE, { eval: true, workerData: { port: port2, signal, tsxApi }, transferList: [port2] });
     worker.unref();
     port1.unref();
     // Errors outside a call (the thread failed to start) surface as a missing reply: see the wait loop.
@@ -141,6 +184,7 @@ export function mapParallel<A extends unknown[], R>(task: ParallelTask<A, R>, ar
     options.onResult?.(i, done, n);
   };
   const why = threads > 1 ? workersPossible(task.file) : "one thread";
+  if (threads > 1) lastReason = why;
   if (why !== null) {
     for (let i = 0; i < n; i++) finish(i, task.fn(...argsList[i]));
     return results;
@@ -161,15 +205,23 @@ export function mapParallel<A extends unknown[], R>(task: ParallelTask<A, R>, ar
   }
   const wt = require("worker_threads") as typeof import("worker_threads");
   const sig = signal as Int32Array;
+  const call = ++callCounter;
   let next = 0;
   const inline: number[] = []; // calls a worker could not run: redone here (same result, or the real exception)
   const dispatch = () => {
     for (const s of slots) {
-      if (s.busy >= 0 || s.broken || next >= n) continue;
+      if (s.busy >= 0 || s.broken || next >= n || unloadable.has(task.file)) continue;
       const i = order[next++];
+      try {
+        s.port.postMessage({ call, id: i, file: task.file, name: task.name, args: argsList[i] });
+      } catch (e) {
+        // Arguments that cannot be cloned (a function, a class with private state…): this call runs here.
+        lastWorkerError = `arguments not cloneable: ${(e as Error).message}`;
+        inline.push(i);
+        continue;
+      }
       s.busy = i;
       s.sentAt = Date.now();
-      s.port.postMessage({ id: i, file: task.file, name: task.name, args: argsList[i] });
     }
   };
   const collect = (): number => {
@@ -178,14 +230,16 @@ export function mapParallel<A extends unknown[], R>(task: ParallelTask<A, R>, ar
       if (s.busy < 0) continue;
       const m = wt.receiveMessageOnPort(s.port);
       if (!m) continue;
-      const reply = m.message as { id: number; ok: boolean; value?: R; error?: string };
+      const reply = m.message as { call: number; id: number; ok: boolean; load?: boolean; value?: R; error?: string };
       s.busy = -1;
+      if (reply.call !== call) continue; // from a call that ended in an exception: its result is not wanted
       got++;
       if (reply.ok) finish(reply.id, reply.value as R);
       else {
-        // The module did not load there (or the call threw): run it here instead, and stop using that worker
-        // when loading was the problem.
-        if (/Cannot find module|Unknown file extension|exports no function|not cloneable/.test(reply.error ?? "")) s.broken = true;
+        // The module did not load there, or the call threw: run it here (the same result, or the genuine
+        // exception); after a failed load, this file's calls stay in the calling thread.
+        lastWorkerError = reply.error ?? "";
+        if (reply.load) unloadable.add(task.file);
         inline.push(reply.id);
       }
     }
@@ -206,10 +260,7 @@ export function mapParallel<A extends unknown[], R>(task: ParallelTask<A, R>, ar
       finish(i, task.fn(...argsList[i]));
       continue;
     }
-    if (slots.every((s) => s.busy < 0 || s.broken)) {
-      if (done < n && slots.every((s) => s.broken)) unavailable = "workers could not load the task's module";
-      continue;
-    }
+    if (slots.every((s) => s.busy < 0 || s.broken)) continue;
     // Nothing left to start: wait for a worker's result (short slices, so that a worker that died without
     // replying — it cannot run our catch — is noticed after SILENT_MS and its call is taken back).
     const seen = Atomics.load(sig, 0);

@@ -4,8 +4,9 @@
 import { checkInteger, checkNonEmpty, checkNumber, checkOneOf, ParameterError } from "../core/errors";
 import type { Row } from "../core/table";
 import { CLUSTER_CONFIGURATIONS, CONFIGURATION_NAMES } from "../cluster/preble-configs";
-import { LOW_HIT_FRACTION, lowHitP99, runConfiguration } from "../cluster/preble-runs";
-import { OVERLOAD_RULE, simulateCluster } from "../cluster/simulate";
+import { configurationRun, LOW_HIT_FRACTION } from "../cluster/preble-runs";
+import { ClusterOptions, OVERLOAD_RULE } from "../cluster/simulate";
+import { simulateMany } from "../cluster/sweep";
 import { WORKLOAD_NAMES } from "../cluster/workloads";
 import { defineDemo } from "./registry";
 
@@ -76,19 +77,29 @@ export const figure3Demo = defineDemo({
     const minSeconds = checkNumber("minSeconds", p.minSeconds, { min: 0 });
     const rates = p.rates as Record<string, number[]>;
     const rows: Row[] = [];
-    let done = 0;
-    const total = workloads.reduce((s, w) => s + (rates[w]?.length ?? 0), 0) * configurations.length;
+    // Every (workload, rate, configuration) run is independent: all of them go to simulateMany (every core), then
+    // the rows are assembled in table order.
+    const cells: Array<{ workload: string; rate: number; configuration: string; requests: number }> = [];
     for (const workload of workloads) {
       const list = rates[workload];
       if (!Array.isArray(list) || list.length === 0) throw new ParameterError("rates", `needs a non-empty list of rates for ${workload}`);
       for (const [i, rate] of list.entries()) {
         checkNumber(`rates.${workload}[${i}]`, rate, { above: 0 });
+        for (const configuration of configurations) cells.push({ workload, rate, configuration, requests: requestsFor(rate, minRequests, minSeconds) });
+      }
+    }
+    progress?.(`03.1: ${cells.length} runs …`);
+    const summaries = simulateMany(
+      cells.map((c) => configurationRun({ workload: c.workload, rate: c.rate, replicas, configuration: c.configuration, requestCount: c.requests, seed: p.seed })),
+      (done, total) => progress?.(`03.1: ${done}/${total} runs done`),
+    );
+    let k = 0;
+    for (const workload of workloads) {
+      for (const rate of rates[workload]) {
         const group: Row[] = [];
         for (const configuration of configurations) {
-          progress?.(`03.1: ${workload} at ${rate} req/s, ${configuration} (${++done}/${total})`);
-          const requests = requestsFor(rate, minRequests, minSeconds);
-          const res = runConfiguration({ workload, rate, replicas, configuration, requestCount: requests, seed: p.seed });
-          const m = res.metrics;
+          const m = summaries[k].metrics;
+          const requests = cells[k++].requests;
           group.push({ workload, rate, policy: configuration, requests, meanLatency: m.meanLatency, p99Latency: m.p99Latency, overloaded: m.overloaded, hitRate: m.hitRate });
         }
         const base = group.find((r) => r.policy === "baseline");
@@ -183,11 +194,14 @@ export const costTermsDemo = defineDemo({
     const rows: Row[] = [];
     const notes: string[] = [];
     if (parts.includes("costs")) {
-      for (const [workload, rate] of Object.entries(p.costRates)) {
+      const costRuns = Object.entries(p.costRates).map(([workload, rate]) => {
         checkOneOf("costRates (workload)", workload, WORKLOAD_NAMES as string[]);
         checkNumber(`costRates.${workload}`, rate, { above: 0 });
-        progress?.(`03.2: cost terms, ${workload} at ${rate} req/s`);
-        const res = runConfiguration({ workload, rate, replicas, configuration: costConfiguration, requestCount: requestsFor(rate, minRequests, minSeconds), seed: p.seed });
+        return configurationRun({ workload, rate, replicas, configuration: costConfiguration, requestCount: requestsFor(rate, minRequests, minSeconds), seed: p.seed });
+      });
+      const costResults = simulateMany(costRuns, (done, total) => progress?.(`03.2: cost terms, ${done}/${total} runs done`));
+      for (const [j, [workload, rate]] of Object.entries(p.costRates).entries()) {
+        const res = costResults[j];
         const s = res.routerStats as Record<string, number>;
         const total = s.meanL + s.meanM + s.meanP;
         rows.push({
@@ -214,9 +228,18 @@ export const costTermsDemo = defineDemo({
       );
     }
     if (parts.includes("pairing")) {
+      const seedOf = (k: number) => (typeof p.seed === "number" ? p.seed + k : `${String(p.seed)}/${k}`);
+      const pairingRuns: ClusterOptions[] = [];
       for (const [workload, rate] of Object.entries(p.pairingRates)) {
         checkOneOf("pairingRates (workload)", workload, WORKLOAD_NAMES as string[]);
         checkNumber(`pairingRates.${workload}`, rate, { above: 0 });
+        for (const pairing of [false, true]) {
+          for (let k = 0; k < pairingSeeds; k++) pairingRuns.push(configurationRun({ workload, rate, replicas, configuration: "preble", routerOptions: { pairing }, requestCount: requestsFor(rate, minRequests, minSeconds), seed: seedOf(k) }));
+        }
+      }
+      const pairingResults = simulateMany(pairingRuns, (done, total) => progress?.(`03.2: pairing on / off, ${done}/${total} runs done`));
+      let next = 0;
+      for (const [workload, rate] of Object.entries(p.pairingRates)) {
         for (const pairing of [false, true]) {
           let mean = 0;
           let p99 = 0;
@@ -224,9 +247,7 @@ export const costTermsDemo = defineDemo({
           let overloaded = false;
           const perSeed: string[] = [];
           for (let k = 0; k < pairingSeeds; k++) {
-            progress?.(`03.2: pairing ${pairing ? "on" : "off"}, ${workload} at ${rate} req/s, seed ${k + 1}/${pairingSeeds}`);
-            const seed = typeof p.seed === "number" ? p.seed + k : `${String(p.seed)}/${k}`;
-            const res = runConfiguration({ workload, rate, replicas, configuration: "preble", routerOptions: { pairing }, requestCount: requestsFor(rate, minRequests, minSeconds), seed });
+            const res = pairingResults[next++];
             mean += res.metrics.meanLatency / pairingSeeds;
             p99 += res.metrics.p99Latency / pairingSeeds;
             paired += (res.routerStats.pairing as number) / pairingSeeds;
@@ -302,11 +323,16 @@ export const hotSpotDemo = defineDemo({
       { policy: "preble", thBal: 1.5, configuration: "preble" },
     ];
     const rows: Row[] = [];
-    for (const r of runs) {
-      progress?.(`03.3: ${r.policy}${r.thBal !== null ? ` Th_bal = ${r.thBal}` : ""}`);
-      const res = r.router
-        ? simulateCluster({ workload: "toolCallingHotSpot", rate, replicas, requestCount, seed: p.seed, router: r.router, localPolicy: "fcfs", replicationSamples: 0 })
-        : runConfiguration({ workload: "toolCallingHotSpot", rate, replicas, configuration: r.configuration, routerOptions: r.routerOptions, requestCount, seed: p.seed });
+    const results = simulateMany(
+      runs.map((r): ClusterOptions =>
+        r.router
+          ? { workload: "toolCallingHotSpot", rate, replicas, requestCount, seed: p.seed, router: r.router, localPolicy: "fcfs", replicationSamples: 0 }
+          : configurationRun({ workload: "toolCallingHotSpot", rate, replicas, configuration: r.configuration, routerOptions: r.routerOptions, requestCount, seed: p.seed }),
+      ),
+      (done, total) => progress?.(`03.3: ${done}/${total} runs done`),
+    );
+    for (const [j, r] of runs.entries()) {
+      const res = results[j];
       const m = res.metrics;
       const s = res.routerStats as Record<string, number>;
       rows.push({ policy: r.policy, thBal: r.thBal, meanLatency: m.meanLatency, p99Latency: m.p99Latency, maxShare: m.maxShare, hitRate: m.hitRate, overloaded: m.overloaded, rebalanced: s.rebalance ?? null });
@@ -378,17 +404,25 @@ export const autoscaleWindowDemo = defineDemo({
       ["e2 + rebalance", "e2+rebalance", {}],
       ["e2 + rebalance + autoscale", "e2+rebalance", { autoscale: true }],
     ];
-    for (const [setting, configuration, routerOptions] of experiments.includes("autoscale") ? scaling : []) {
-      progress?.(`03.4: hot spot, ${setting}`);
-      const res = runConfiguration({ workload: "toolCallingHotSpot", rate: hotSpotRate, replicas: hotSpotReplicas, configuration, routerOptions, requestCount: hotSpotRequestCount, seed: p.seed });
+    const autoscaleRuns = experiments.includes("autoscale") ? scaling : [];
+    const windowRuns = experiments.includes("window") ? windows : [];
+    const results = simulateMany(
+      [
+        ...autoscaleRuns.map(([, configuration, routerOptions]) => configurationRun({ workload: "toolCallingHotSpot", rate: hotSpotRate, replicas: hotSpotReplicas, configuration, routerOptions, requestCount: hotSpotRequestCount, seed: p.seed })),
+        ...windowRuns.map((H) => configurationRun({ workload: "longDocQA", rate: longDocRate, replicas, configuration: "preble", routerOptions: { windowSeconds: H }, requestCount: longDocRequestCount, seed: p.seed })),
+      ],
+      (done, total) => progress?.(`03.4: ${done}/${total} runs done`),
+    );
+    let next = 0;
+    for (const [setting] of autoscaleRuns) {
+      const res = results[next++];
       const s = res.routerStats as Record<string, unknown>;
       const events = s.autoscaleEvents as Array<{ time: number; segment: number }>;
       const first = events.length ? events[0].time : NaN;
       rows.push({ experiment: "autoscale", setting, meanLatency: res.metrics.meanLatency, p99Latency: res.metrics.p99Latency, maxShare: res.metrics.maxShare, overloaded: res.metrics.overloaded, autoscaled: events.length, firstAutoscale: first });
     }
-    for (const H of experiments.includes("window") ? windows : []) {
-      progress?.(`03.4: long documents, H = ${H} s`);
-      const res = runConfiguration({ workload: "longDocQA", rate: longDocRate, replicas, configuration: "preble", routerOptions: { windowSeconds: H }, requestCount: longDocRequestCount, seed: p.seed });
+    for (const H of windowRuns) {
+      const res = results[next++];
       rows.push({ experiment: "window", setting: `H = ${H} s`, windowSeconds: H, meanLatency: res.metrics.meanLatency, p99Latency: res.metrics.p99Latency, maxShare: res.metrics.maxShare, overloaded: res.metrics.overloaded });
     }
     return {
@@ -436,11 +470,13 @@ export const localPolicyDemo = defineDemo({
     const requestCount = checkInteger("requestCount", p.requestCount, { min: 100 });
     const policies = checkNonEmpty("policies", p.policies).map((x, i) => checkOneOf(`policies[${i}]`, x, ["fcfs", "lpf", "priority"]));
     const rows: Row[] = [];
-    for (const policy of policies) {
-      progress?.(`03.5: ${policy}`);
-      const res = runConfiguration({ workload, rate, replicas, configuration: "preble", localPolicy: policy, requestCount, seed: p.seed });
-      const low = res.records.filter((r) => r.measured && r.cachedTokens < LOW_HIT_FRACTION * r.promptTokens).length;
-      rows.push({ policy, meanLatency: res.metrics.meanLatency, p99Latency: res.metrics.p99Latency, p99LowHit: lowHitP99(res), lowHitShare: low / res.metrics.requests, meanQueueing: res.metrics.meanQueueing, overloaded: res.metrics.overloaded });
+    const results = simulateMany(
+      policies.map((policy) => configurationRun({ workload, rate, replicas, configuration: "preble", localPolicy: policy, requestCount, seed: p.seed })),
+      (done, total) => progress?.(`03.5: ${done}/${total} runs done`),
+    );
+    for (const [j, policy] of policies.entries()) {
+      const res = results[j];
+      rows.push({ policy, meanLatency: res.metrics.meanLatency, p99Latency: res.metrics.p99Latency, p99LowHit: res.lowHitP99, lowHitShare: res.lowHitCount / res.metrics.requests, meanQueueing: res.metrics.meanQueueing, overloaded: res.metrics.overloaded });
     }
     return {
       title: this.title,
