@@ -17,3 +17,4 @@ export function table(t: Table): void {
 
 /** Shows a Table; an alias that reads naturally in cells: show(runDemo("02.1")). */
 export const show = table;
+export { runDemoWithProgress } from "./run-demo";
