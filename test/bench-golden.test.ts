@@ -1,0 +1,73 @@
+// Same seed → same numbers: the fast demos, at their default parameters, must reproduce the tables committed in
+// bench/golden/*.json cell for cell (bench/golden.ts; `npm run bench -- golden` checks every demo). After a change
+// that is meant to change results, rewrite the files with `npm run bench -- golden --update` and commit them.
+import * as fs from "fs";
+import * as os from "os";
+import * as path from "path";
+import { describe, expect, it } from "vitest";
+import { canonicalTable, compareWithGolden, firstDifference, formatGolden, goldenOf, goldenPath, readGolden } from "../bench/golden";
+import type { Table } from "../lib/core/table";
+import { listDemos, runDemo } from "../lib/demos/index";
+
+// More than ~1 s each: checked by the bench, not in every test run.
+const SLOW = new Set(["01.2", "01.3", "02.1", "03.1", "03.2", "03.4", "06.1"]);
+// Depends on the machine: its default replays the Azure trace when the data directory exists, else a fitted process.
+const ENVIRONMENT = new Set(["03.6"]);
+
+describe("golden outputs (bench/golden/*.json)", () => {
+  it("every registered demo has a golden file", () => {
+    const missing = listDemos().filter((d) => !fs.existsSync(goldenPath(d.id))).map((d) => d.id);
+    expect(missing, `no golden file for ${missing.join(", ")}: run \`npm run bench -- golden --update\` and commit bench/golden/`).toEqual([]);
+  });
+
+  for (const d of listDemos().filter((x) => !SLOW.has(x.id) && !ENVIRONMENT.has(x.id))) {
+    it(`${d.id} at default parameters reproduces its golden table`, () => {
+      const difference = compareWithGolden(d.id, runDemo(d.id), readGolden(d.id));
+      expect(difference, `${difference}\n(if the change is intended: npm run bench -- golden --update)`).toBeNull();
+    });
+  }
+});
+
+describe("the golden comparison itself", () => {
+  const table: Table = {
+    title: "t",
+    columns: [
+      { key: "policy", label: "policy", format: "text" },
+      { key: "mean", label: "mean", unit: "s", format: "fixed2" },
+    ],
+    rows: [
+      { policy: "a", mean: 1.5 },
+      { policy: "b", mean: NaN },
+      { policy: "c", mean: Infinity },
+    ],
+    notes: ["n"],
+  };
+
+  it("writes a file that reads back equal, NaN and Infinity included", () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "golden-"));
+    const g = goldenOf("00.1", table);
+    fs.writeFileSync(path.join(dir, "00.1.json"), formatGolden(g));
+    const back = readGolden("00.1", dir);
+    expect(back).toEqual(g);
+    expect(compareWithGolden("00.1", table, back)).toBeNull();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("names the demo, the row (by its text cells) and the column of the first difference", () => {
+    const g = goldenOf("00.1", table);
+    const changed = { ...table, rows: [table.rows[0], { policy: "b", mean: 2 }, table.rows[2]] };
+    expect(compareWithGolden("00.1", changed, g)).toBe('demo 00.1: row 1 (policy=b) column mean: golden {"nonFinite":"NaN"}, now 2');
+    const tiny = { ...table, rows: [{ policy: "a", mean: 1.5 * (1 + 1e-15) }, table.rows[1], table.rows[2]] };
+    expect(compareWithGolden("00.1", tiny, g)).toMatch(/row 0 \(policy=a\) column mean: golden 1.5, now 1.50000/);
+    expect(compareWithGolden("00.1", tiny, g, 1e-12)).toBeNull();
+    expect(compareWithGolden("00.1", { ...table, rows: table.rows.slice(0, 2) }, g)).toMatch(/rows: golden has 3 entries, now 2/);
+    expect(compareWithGolden("00.1", table, null)).toMatch(/no golden file/);
+  });
+
+  it("a golden file whose table was edited by hand no longer matches its hash", () => {
+    const g = goldenOf("00.1", table);
+    const edited = { ...g, table: canonicalTable({ ...table, notes: ["edited"] }) };
+    expect(compareWithGolden("00.1", { ...table, notes: ["edited"] }, edited)).toMatch(/sha256 does not match/);
+    expect(firstDifference(g.table, edited.table)).toMatch(/notes\[0\]/);
+  });
+});
