@@ -134,7 +134,7 @@ export interface RouterBurstOptions {
  * decile the best repetition too (the machine is shared: the fastest run is the least disturbed one). */
 export function benchRouterBurst(o: RouterBurstOptions = {}): { "router-burst": Record<string, Metric> } {
   const count = o.requests ?? 50_000;
-  const repeats = o.repeats ?? 3;
+  const repeats = o.repeats ?? 5;
   const routers = o.routers ?? routerNames();
   const out: Record<string, Metric> = {};
   for (const workload of o.workloads ?? (["toolCalling", "videoQA"] as const)) {

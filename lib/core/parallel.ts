@@ -1,15 +1,18 @@
-// Independent runs on every core: `mapParallel(task, argsList)` calls `task(...args)` for each entry, spreading the
-// calls over worker threads plus the calling thread, and returns the results in the order of `argsList` — the same
-// values, in the same order, as `argsList.map((a) => task.fn(...a))` (each call is a pure function of its
+// Independent runs on several cores: `mapParallel(task, argsList)` calls `task(...args)` for each entry, spreading
+// the calls over worker threads plus the calling thread, and returns the results in the order of `argsList` — the
+// same values, in the same order, as `argsList.map((a) => task.fn(...a))` (each call is a pure function of its
 // plain-data arguments, like a seeded simulation).
 //
 // It is synchronous (demos return a Table, not a Promise): the calling thread runs tasks itself and, when it has
 // none left, blocks on a shared counter (Atomics.wait) until a worker posts a result, which it then reads with
 // receiveMessageOnPort. Workers load the task's own module file (`parallelTask(__filename, "name", fn)`): the
-// compiled build/lib JavaScript in the notebook and under node, the TypeScript sources under tsx (which the
-// workers inherit). Where a worker cannot load it — under vitest, in a bundle, in a browser, with
-// LECTURE_THREADS=1, or when starting the worker fails — every call runs in the calling thread, with the same
-// results. Workers stay alive (unref'd, so they never keep a process alive) and are reused by later calls.
+// compiled build/lib JavaScript in the notebook and under node; the TypeScript sources under tsx (the worker
+// registers tsx's require hook). Where a worker cannot load it — TypeScript under vitest, a bundle, a browser —
+// or starting one fails, every call runs in the calling thread, with the same results. Workers stay alive
+// (unref'd, so they never keep a process alive) and are reused by later calls.
+//
+// How many threads: see defaultThreads() — on the 2-vCPU bench machine the default is the calling thread alone,
+// because a second simulation thread did not pay there (bench/RESULTS.md); LECTURE_THREADS=N overrides.
 //
 // Arguments and results cross threads by structured clone: pass and return plain data (numbers, strings, arrays,
 // plain objects); class instances lose their prototype (a ClusterResult's records would lose their getters), so a
