@@ -3,13 +3,14 @@
 //   e2-burst        Preble's E2 scheduler on a 50,000-request burst, by decile          bench/preble.ts
 //   router-burst    every registered router on the same bursts                          bench/router-burst.ts
 //   sim-throughput  cluster simulator: simulated requests and iterations per second      bench/cluster.ts
+//                   … its scaling from 1,000 to 100,000 requests and peak memory          bench/sim-scaling.ts
 //   balls           balls into bins up to n = 10^6                                       bench/dispatch.ts
 //   queues          the §1 queue simulations at full size                                bench/dispatch.ts
 //   lecture         every notebook executed in the tslab kernel, and each one alone      bench/lecture.ts
 //   golden          every demo at default parameters vs bench/golden/*.json (--update)   bench/golden.ts
 //
-// Each bench file runs once (with tsx) even when it produces several names, prints one JSON object with --json, and
-// this script keeps the names asked for. With --json, stdout is ONE merged object
+// Each bench file runs once (with tsx) even when it produces several names (or a name comes from several files:
+// their metrics are merged), prints one JSON object with --json, and this script keeps the names asked for. With --json, stdout is ONE merged object
 //   { "<name>": { "<metric>": { "value": number, "unit": "…" } } }
 // and nothing else (progress and errors go to stderr); without it, a table per name. Other options go to every
 // bench file (e.g. --repeats=3, --update, --notebooks=01,02). Results are recorded in bench/RESULTS.md.
@@ -22,6 +23,7 @@ export const BENCHES = [
   { name: "e2-burst", file: "preble.ts", args: ["--no-demo"], about: "Preble's E2 scheduler on a 50,000-request burst (decisions/s by decile)" },
   { name: "router-burst", file: "router-burst.ts", args: [], about: "every registered router on 50,000-request bursts (tool calling, video QA; 4 and 8 replicas)" },
   { name: "sim-throughput", file: "cluster.ts", args: [], about: "cluster simulator: simulated requests and engine iterations per second" },
+  { name: "sim-throughput", file: "sim-scaling.ts", args: [], about: "… and how it scales from 1,000 to 100,000 requests, with peak memory" },
   { name: "balls", file: "dispatch.ts", args: [], about: "balls into bins up to n = 10^6" },
   { name: "queues", file: "dispatch.ts", args: [], about: "the §1 queue simulations at full size" },
   { name: "lecture", file: "lecture.ts", args: [], about: "every notebook in the tslab kernel (whole collection and each alone)" },
@@ -29,7 +31,7 @@ export const BENCHES = [
 ];
 
 function usage() {
-  return ["usage: npm run bench -- [names…] [--json] [--option=value …]", "names:", ...BENCHES.map((b) => `  ${b.name.padEnd(15)} ${b.about}`)].join("\n");
+  return ["usage: npm run bench -- [names…] [--json] [--option=value …]", "names:", ...BENCHES.map((b, i) => `  ${(i > 0 && BENCHES[i - 1].name === b.name ? "" : b.name).padEnd(15)} ${b.about} (bench/${b.file})`)].join("\n");
 }
 
 /** The last line of `text` that parses as a JSON object. */
@@ -63,7 +65,7 @@ function main(argv) {
     else if (i > 0 && argv[i - 1].startsWith("--") && !argv[i - 1].includes("=") && /^[\d.,]+$/.test(a)) flags.push(a);
     else names.push(a.replace(/^bench\//, "").replace(/\.ts$/, ""));
   }
-  const valid = BENCHES.map((b) => b.name);
+  const valid = [...new Set(BENCHES.map((b) => b.name))];
   const unknown = names.filter((n) => !valid.includes(n));
   if (unknown.length > 0) {
     console.error(`bench: unknown name${unknown.length > 1 ? "s" : ""} ${unknown.map((n) => JSON.stringify(n)).join(", ")}; valid names: ${valid.join(", ")}`);
@@ -98,7 +100,7 @@ function main(argv) {
       console.error(`bench: bench/${file} exited with ${r.status} (its figures are kept)`);
     }
     for (const b of benches) {
-      if (out[b.name]) merged[b.name] = out[b.name];
+      if (out[b.name]) merged[b.name] = { ...(merged[b.name] ?? {}), ...out[b.name] };
       else {
         failed++;
         console.error(`bench: bench/${file} gave no "${b.name}" group (it gave: ${Object.keys(out).join(", ")})`);
