@@ -12,7 +12,8 @@
 // Each bench file runs once (with tsx) even when it produces several names (or a name comes from several files:
 // their metrics are merged), prints one JSON object with --json, and this script keeps the names asked for. With --json, stdout is ONE merged object
 //   { "<name>": { "<metric>": { "value": number, "unit": "…" } } }
-// and nothing else (progress and errors go to stderr); without it, a table per name. Other options go to every
+// and nothing else (progress and errors go to stderr; `npm run -s bench` keeps npm's own banner off stdout too);
+// without it, a table per name. Other options go to every
 // bench file (e.g. --repeats=3, --update, --notebooks=01,02). Results are recorded in bench/RESULTS.md.
 import { spawnSync } from "node:child_process";
 import * as os from "node:os";
