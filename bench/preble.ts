@@ -5,7 +5,7 @@
 // Usage: npx tsx bench/preble.ts [--json] [--repeats N] [--no-demo]
 //   JSON: { "e2-burst": { "<metric>": { "value": n, "unit": "…" } }, "demos": { … } }
 import * as os from "os";
-import { burstRequests, dispatchBurst } from "../lib/cluster/preble-burst";
+import { burstRequests, dispatchBurst } from "../lib/cluster/burst";
 import { runDemo } from "../lib/demos/index";
 
 interface Metric {

@@ -1,7 +1,7 @@
 // Bench "router-burst": routing decisions per second of EVERY registered router, by Preble's method (paper §5):
 // a burst of 50,000 requests arrives at once and the router decides them back to back; no replica runs, so only
 // the router's work (and the view it reads) is timed. Trees: tool calling (the most complex one: 200 tool prefixes
-// of 1.5–2.5k tokens, Zipf 1.1, a unique ~100-token question each — lib/cluster/preble-burst's BURST_TOOL_OVERRIDES)
+// of 1.5–2.5k tokens, Zipf 1.1, a unique ~100-token question each — lib/cluster/burst's BURST_TOOL_OVERRIDES)
 // and video QA (the simplest: one video and one question per request); 4 and 8 replicas.
 //
 // The view is the simulator's at arrival time with nothing finished yet: outstanding requests and tokens grow with
@@ -10,16 +10,12 @@
 // empty (nothing ran), so `cachedMatch` is 0 and no eviction or store notices arrive. A decision = route + the view's
 // bookkeeping (counters, the dispatched-prompt index) + the router's onDispatch, as in simulateCluster's arrival step.
 //
+// The burst loop and its view live in lib/cluster/burst.ts (shared with bench/preble.ts and notebook 03).
 // Usage: npx tsx bench/router-burst.ts [--json] [--requests=N] [--repeats=N] [--routers=a,b]
 //   JSON: { "router-burst": { "<router>.<workload><replicas>": { value, unit }, … } }
 import * as os from "os";
-import { rng } from "../lib/core/rng";
-import { kvCapacityTokens, StepModel } from "../lib/hardware/step-model";
-import { burstRequests } from "../lib/cluster/preble-burst";
-import { RadixTree } from "../lib/cluster/radix-tree";
-import { RequestRecord } from "../lib/cluster/record";
-import { ClusterView, createRouter, routerNames } from "../lib/cluster/routers";
-import type { ClusterRequest } from "../lib/cluster/workloads";
+import { burstRequests, routerBurst } from "../lib/cluster/burst";
+import { routerNames } from "../lib/cluster/routers";
 import "../lib/cluster/index"; // registers Preble and the production routers
 
 interface Metric {
@@ -27,96 +23,7 @@ interface Metric {
   unit: string;
 }
 
-/** The view of a burst: counters and a dispatched-prompt index per replica, nothing running. */
-class BurstClusterView implements ClusterView {
-  now = 0;
-  readonly history: RequestRecord[] = [];
-  readonly outstandingReq: Int32Array;
-  readonly outstandingTok: Float64Array;
-  readonly pending: RadixTree[] = [];
-  constructor(
-    readonly replicaCount: number,
-    readonly kvCapacity: number,
-    readonly step: StepModel,
-  ) {
-    this.outstandingReq = new Int32Array(replicaCount);
-    this.outstandingTok = new Float64Array(replicaCount);
-    for (let i = 0; i < replicaCount; i++) this.pending.push(new RadixTree({ evictable: false }));
-  }
-  outstandingRequests(i: number): number {
-    return this.outstandingReq[i];
-  }
-  outstandingTokens(i: number): number {
-    return this.outstandingTok[i];
-  }
-  dispatchedCount(i: number): number {
-    return this.outstandingReq[i];
-  }
-  viewMatch(request: ClusterRequest, i: number): number {
-    return this.pending[i].matchTokens(request.segments);
-  }
-  cachedMatch(): number {
-    return 0;
-  }
-  queueLength(i: number): number {
-    return this.outstandingReq[i];
-  }
-  pendingPrefillTokens(i: number): number {
-    return this.outstandingTok[i];
-  }
-  activeKvTokens(): number {
-    return 0;
-  }
-  kvUtilization(): number {
-    return 0;
-  }
-}
-
-export interface RouterBurstResult {
-  router: string;
-  decisions: number;
-  seconds: number;
-  decisionsPerSecond: number;
-  /** decisions per second within each tenth of the burst */
-  decilePerSecond: number[];
-  /** requests per replica at the end */
-  perReplica: number[];
-}
-
 const gc = (globalThis as { gc?: () => void }).gc;
-const nowSeconds = (): number => Number(process.hrtime.bigint()) / 1e9;
-
-/** Routes `requests` (all at time 0) through a fresh router `name` (registry defaults) and times each decile. */
-export function routerBurst(name: string, requests: readonly ClusterRequest[], replicas: number, seed: number | string = 1): RouterBurstResult {
-  const step = new StepModel("MISTRAL_7B", "A6000");
-  const capacity = kvCapacityTokens("MISTRAL_7B", "A6000");
-  const router = createRouter(name, { replicas, rng: rng(seed).fork("router"), step, kvCapacity: capacity });
-  const view = new BurstClusterView(replicas, capacity, step);
-  const n = requests.length;
-  const decilePerSecond: number[] = [];
-  let total = 0;
-  for (let d = 0; d < 10; d++) {
-    const from = Math.floor((d * n) / 10);
-    const to = Math.floor(((d + 1) * n) / 10);
-    const t0 = nowSeconds();
-    for (let i = from; i < to; i++) {
-      const req = requests[i];
-      const target = router.route(req, view);
-      const rec = new RequestRecord(req, 0);
-      rec.replica = target;
-      view.history.push(rec);
-      view.outstandingReq[target]++;
-      view.outstandingTok[target] += req.promptTokens;
-      const tree = view.pending[target];
-      tree.lock(tree.insert(req.segments, req.segments.length, 0));
-      router.onDispatch?.(rec, view);
-    }
-    const s = nowSeconds() - t0;
-    total += s;
-    decilePerSecond.push(s > 0 ? (to - from) / s : Infinity);
-  }
-  return { router: name, decisions: n, seconds: total, decisionsPerSecond: n / total, decilePerSecond, perReplica: Array.from(view.outstandingReq) };
-}
 
 const round = (x: number, digits = 3) => Number(x.toPrecision(digits));
 

@@ -3,8 +3,8 @@
 import { spawnSync } from "child_process";
 import * as path from "path";
 import { describe, expect, it } from "vitest";
-import { routerBurst } from "../bench/router-burst";
-import { burstRequests } from "../lib/cluster/preble-burst";
+import { routerBurst } from "../lib/cluster/burst";
+import { burstRequests } from "../lib/cluster/burst";
 import { routerNames } from "../lib/cluster/routers";
 import "../lib/cluster/index";
 import { runDemo } from "../lib/demos/index";

@@ -10,7 +10,7 @@ export * from "./preble";
 export * from "./preble-local";
 export * from "./preble-configs";
 export * from "./routers-production/index";
-export * from "./preble-burst";
+export * from "./burst";
 export * from "./preble-runs";
 export * from "./mix";
 export * from "./sweep";
