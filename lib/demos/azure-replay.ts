@@ -9,6 +9,7 @@ import { simulateCluster } from "../cluster/simulate";
 import { azureArrivals, AZURE_TRACE_KINDS, AzureTraceKind } from "../traces/azure";
 import type { Row } from "../core/table";
 import { defineDemo } from "./registry";
+import { CLUSTER_COLUMNS, policyColumn } from "./columns";
 
 export const azureReplay = defineDemo({
   id: "03.6",
@@ -64,13 +65,13 @@ export const azureReplay = defineDemo({
       title: this.title,
       columns: [
         { key: "arrivals", label: "arrivals" },
-        { key: "policy", label: "configuration" },
-        { key: "meanLatency", label: "mean latency", unit: "s", format: "fixed2" },
-        { key: "p99Latency", label: "P99 latency", unit: "s", format: "fixed1" },
+        policyColumn("configuration"),
+        CLUSTER_COLUMNS.meanLatency,
+        CLUSTER_COLUMNS.p99Latency,
         { key: "meanTTFT", label: "mean TTFT", unit: "s", format: "fixed2" },
         { key: "meanTPOT", label: "mean TPOT", unit: "s", format: "fixed3" },
-        { key: "hitRate", label: "hit rate", format: "fixed2" },
-        { key: "overloaded", label: "overloaded" },
+        CLUSTER_COLUMNS.hitRate,
+        CLUSTER_COLUMNS.overloaded,
       ],
       rows,
       notes: [

@@ -6,6 +6,7 @@ import { kvCapacityTokens } from "../hardware/step-model";
 import { ClusterResult, simulateCluster, warmupDescription } from "../cluster/simulate";
 import { generateWorkload, Workload } from "../cluster/workloads";
 import { defineDemo, DemoContext } from "./registry";
+import { CLUSTER_COLUMNS, policyColumn } from "./columns";
 
 /** The §2 setting: Preble's (Mistral-7B on A6000 replicas). */
 export const SECTION2_MODEL = "MISTRAL_7B";
@@ -93,13 +94,13 @@ export const loadVsCache = defineDemo({
 });
 
 const COLUMNS_021 = [
-  { key: "workload", label: "workload", format: "text" as const },
-  { key: "policy", label: "policy", format: "text" as const },
-  { key: "meanLatency", label: "mean latency", unit: "s", format: "fixed2" as const },
-  { key: "p99Latency", label: "P99 latency", unit: "s", format: "fixed2" as const },
-  { key: "hitRate", label: "hit rate", format: "fixed3" as const },
+  CLUSTER_COLUMNS.workload,
+  policyColumn(),
+  CLUSTER_COLUMNS.meanLatency,
+  CLUSTER_COLUMNS.p99Latency,
+  CLUSTER_COLUMNS.hitRate,
   { key: "replication", label: "replication", unit: "×", format: "fixed2" as const },
-  { key: "maxShare", label: "max share", format: "percent0" as const },
+  CLUSTER_COLUMNS.maxShare,
 ];
 
 export const clusterCache = defineDemo({
@@ -132,9 +133,9 @@ export const clusterCache = defineDemo({
       title: this.title,
       columns: [
         { key: "replicas", label: "replicas", format: "int" },
-        { key: "policy", label: "policy", format: "text" },
-        { key: "hitRate", label: "hit rate", format: "fixed3" },
-        { key: "meanLatency", label: "mean latency", unit: "s", format: "fixed2" },
+        policyColumn(),
+        CLUSTER_COLUMNS.hitRate,
+        CLUSTER_COLUMNS.meanLatency,
         { key: "distinctCachedDocs", label: "distinct documents cached", unit: "documents", format: "fixed1" },
       ],
       rows: rows.map(({ replication: _r, ...rest }) => rest),
@@ -183,10 +184,10 @@ export const thresholdSweep = defineDemo({
     return {
       title: this.title,
       columns: [
-        { key: "workload", label: "workload", format: "text" },
+        CLUSTER_COLUMNS.workload,
         { key: "threshold", label: "θ", format: "fixed2" },
-        { key: "meanLatency", label: "mean latency", unit: "s", format: "fixed2" },
-        { key: "hitRate", label: "hit rate", format: "fixed3" },
+        CLUSTER_COLUMNS.meanLatency,
+        CLUSTER_COLUMNS.hitRate,
       ],
       rows,
       notes: [
@@ -223,11 +224,11 @@ export const hotSpot = defineDemo({
     return {
       title: this.title,
       columns: [
-        { key: "policy", label: "policy", format: "text" },
-        { key: "meanLatency", label: "mean latency", unit: "s", format: "fixed2" },
-        { key: "p99Latency", label: "P99 latency", unit: "s", format: "fixed2" },
-        { key: "hitRate", label: "hit rate", format: "fixed3" },
-        { key: "maxShare", label: "max share", format: "percent0" },
+        policyColumn(),
+        CLUSTER_COLUMNS.meanLatency,
+        CLUSTER_COLUMNS.p99Latency,
+        CLUSTER_COLUMNS.hitRate,
+        CLUSTER_COLUMNS.maxShare,
       ],
       rows,
       notes: [

@@ -9,6 +9,7 @@ import { ClusterOptions, OVERLOAD_RULE } from "../cluster/simulate";
 import { simulateMany } from "../cluster/sweep";
 import { WORKLOAD_NAMES } from "../cluster/workloads";
 import { defineDemo } from "./registry";
+import { CLUSTER_COLUMNS, policyColumn } from "./columns";
 
 const WORKLOAD_LABELS: Record<string, string> = {
   longDocQA: "long documents",
@@ -135,14 +136,14 @@ export const figure3Demo = defineDemo({
     return {
       title: this.title,
       columns: [
-        { key: "workload", label: "workload", format: "text" },
+        CLUSTER_COLUMNS.workload,
         { key: "rate", label: "rate", unit: "req/s", format: "sig3" },
-        { key: "policy", label: "configuration", format: "text" },
+        policyColumn("configuration"),
         { key: "requests", label: "requests", format: "int" },
-        { key: "meanLatency", label: "mean latency", unit: "s", format: "fixed2" },
-        { key: "p99Latency", label: "P99 latency", unit: "s", format: "fixed2" },
-        { key: "overloaded", label: "overloaded" },
-        { key: "hitRate", label: "hit rate", format: "percent0" },
+        CLUSTER_COLUMNS.meanLatency,
+        CLUSTER_COLUMNS.p99Latency,
+        CLUSTER_COLUMNS.overloaded,
+        CLUSTER_COLUMNS.hitRate,
         { key: "vsBaseline", label: "baseline ÷ this (mean)", unit: "×", format: "fixed2" },
         { key: "ratioKind", label: "what the ratio means", format: "text" },
       ],
@@ -266,7 +267,7 @@ export const costTermsDemo = defineDemo({
       title: this.title,
       columns: [
         { key: "part", label: "part", format: "text" },
-        { key: "workload", label: "workload", format: "text" },
+        CLUSTER_COLUMNS.workload,
         { key: "rate", label: "rate", unit: "req/s", format: "sig3" },
         { key: "L", label: "L (window load)", unit: "s", format: "sig3" },
         { key: "M", label: "M (eviction)", unit: "s", format: "sig3" },
@@ -277,9 +278,9 @@ export const costTermsDemo = defineDemo({
         { key: "withEviction", label: "decisions with M > 0", format: "percent1" },
         { key: "pairing", label: "pairing" },
         { key: "paired", label: "requests paired", format: "fixed0" },
-        { key: "meanLatency", label: "mean latency", unit: "s", format: "fixed2" },
-        { key: "p99Latency", label: "P99 latency", unit: "s", format: "fixed2" },
-        { key: "overloaded", label: "overloaded" },
+        CLUSTER_COLUMNS.meanLatency,
+        CLUSTER_COLUMNS.p99Latency,
+        CLUSTER_COLUMNS.overloaded,
         { key: "p99PerSeed", label: "P99 per seed", unit: "s", format: "text" },
       ],
       rows,
@@ -340,13 +341,13 @@ export const hotSpotDemo = defineDemo({
     return {
       title: this.title,
       columns: [
-        { key: "policy", label: "configuration", format: "text" },
+        policyColumn("configuration"),
         { key: "thBal", label: "Th_bal", format: "sig3" },
-        { key: "meanLatency", label: "mean latency", unit: "s", format: "fixed2" },
-        { key: "p99Latency", label: "P99 latency", unit: "s", format: "fixed2" },
-        { key: "maxShare", label: "busiest replica's share", format: "percent0" },
-        { key: "hitRate", label: "hit rate", format: "percent0" },
-        { key: "overloaded", label: "overloaded" },
+        CLUSTER_COLUMNS.meanLatency,
+        CLUSTER_COLUMNS.p99Latency,
+        CLUSTER_COLUMNS.maxShare,
+        CLUSTER_COLUMNS.hitRate,
+        CLUSTER_COLUMNS.overloaded,
         { key: "rebalanced", label: "rebalanced requests", format: "int" },
       ],
       rows,
@@ -430,10 +431,10 @@ export const autoscaleWindowDemo = defineDemo({
       columns: [
         { key: "experiment", label: "experiment", format: "text" },
         { key: "setting", label: "setting", format: "text" },
-        { key: "meanLatency", label: "mean latency", unit: "s", format: "fixed2" },
-        { key: "p99Latency", label: "P99 latency", unit: "s", format: "fixed2" },
-        { key: "maxShare", label: "busiest replica's share", format: "percent0" },
-        { key: "overloaded", label: "overloaded" },
+        CLUSTER_COLUMNS.meanLatency,
+        CLUSTER_COLUMNS.p99Latency,
+        CLUSTER_COLUMNS.maxShare,
+        CLUSTER_COLUMNS.overloaded,
         { key: "autoscaled", label: "prefixes replicated by autoscaling", format: "int" },
         { key: "firstAutoscale", label: "first autoscaling", unit: "s", format: "fixed0" },
       ],
@@ -481,13 +482,13 @@ export const localPolicyDemo = defineDemo({
     return {
       title: this.title,
       columns: [
-        { key: "policy", label: "local policy", format: "text" },
-        { key: "meanLatency", label: "mean latency", unit: "s", format: "fixed2" },
-        { key: "p99Latency", label: "P99 latency", unit: "s", format: "fixed2" },
+        policyColumn("local policy"),
+        CLUSTER_COLUMNS.meanLatency,
+        CLUSTER_COLUMNS.p99Latency,
         { key: "p99LowHit", label: `P99, requests < ${LOW_HIT_FRACTION * 100}% cached`, unit: "s", format: "fixed2" },
         { key: "lowHitShare", label: "low-hit requests", format: "percent0" },
         { key: "meanQueueing", label: "mean queueing", unit: "s", format: "fixed2" },
-        { key: "overloaded", label: "overloaded" },
+        CLUSTER_COLUMNS.overloaded,
       ],
       rows,
       notes: [

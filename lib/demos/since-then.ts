@@ -14,6 +14,7 @@ import { generateWorkload, Workload } from "../cluster/workloads";
 import { kvCapacityTokens } from "../hardware/step-model";
 import { SECTION2_GPU, SECTION2_MODEL, SECTION2_WORKLOADS, hotSpot } from "./cache-vs-balance";
 import { defineDemo, DemoContext } from "./registry";
+import { CLUSTER_COLUMNS, policyColumn } from "./columns";
 
 /** The three workloads of §6's comparison: long documents and video QA as in 02.1 (4 replicas), tool calling with
  * a hot tool as in 02.4 / 03.3 (8 replicas). */
@@ -113,12 +114,12 @@ export const productionRouters = defineDemo({
     return {
       title: this.title,
       columns: [
-        { key: "workload", label: "workload", format: "text" },
-        { key: "policy", label: "policy", format: "text" },
-        { key: "meanLatency", label: "mean latency", unit: "s", format: "fixed2" },
-        { key: "p99Latency", label: "P99 latency", unit: "s", format: "fixed2" },
-        { key: "hitRate", label: "hit rate", format: "fixed3" },
-        { key: "maxShare", label: "max share", format: "percent0" },
+        CLUSTER_COLUMNS.workload,
+        policyColumn(),
+        CLUSTER_COLUMNS.meanLatency,
+        CLUSTER_COLUMNS.p99Latency,
+        CLUSTER_COLUMNS.hitRate,
+        CLUSTER_COLUMNS.maxShare,
       ],
       rows,
       notes: [
@@ -236,12 +237,12 @@ export const restartIllustration = defineDemo({
     return {
       title: this.title,
       columns: [
-        { key: "policy", label: "policy", format: "text" },
+        policyColumn(),
         { key: "window", label: "arrivals", format: "text" },
         { key: "windowStart", label: "window start", unit: "s after the restart", format: "int" },
-        { key: "hitRate", label: "hit rate", format: "fixed3" },
+        CLUSTER_COLUMNS.hitRate,
         { key: "baselineHitRate", label: "hit rate, no restart", format: "fixed3" },
-        { key: "meanLatency", label: "mean latency", unit: "s", format: "fixed2" },
+        CLUSTER_COLUMNS.meanLatency,
         { key: "baselineLatency", label: "mean latency, no restart", unit: "s", format: "fixed2" },
         { key: "restartedShare", label: "share sent to the restarted replica", format: "percent0" },
         { key: "restartedHitRate", label: "hit rate there", format: "fixed3" },
@@ -302,14 +303,14 @@ export const deathSpiral = defineDemo({
       title: this.title,
       columns: [
         { key: "rate", label: "rate", unit: "req/s", format: "fixed2" },
-        { key: "policy", label: "policy", format: "text" },
-        { key: "meanLatency", label: "mean latency", unit: "s", format: "fixed2" },
-        { key: "p99Latency", label: "P99 latency", unit: "s", format: "fixed2" },
-        { key: "hitRate", label: "hit rate", format: "fixed3" },
+        policyColumn(),
+        CLUSTER_COLUMNS.meanLatency,
+        CLUSTER_COLUMNS.p99Latency,
+        CLUSTER_COLUMNS.hitRate,
         { key: "missShare", label: "misses", unit: "of decisions", format: "percent0" },
         { key: "missesToBusiest", label: "misses sent to the busiest worker", format: "percent0" },
         { key: "missesToBusiestByChance", label: "… by a random choice", format: "percent0" },
-        { key: "overloaded", label: "overloaded", format: "text" },
+        CLUSTER_COLUMNS.overloaded,
       ],
       rows,
       notes: [
