@@ -16,6 +16,7 @@ import * as os from "os";
 import * as path from "path";
 import type { Table } from "../lib/core/table";
 import { listDemos, runDemo } from "../lib/demos/index";
+import { option } from "./options";
 
 export const GOLDEN_DIR = path.join(__dirname, "golden");
 
@@ -183,12 +184,6 @@ export function runGolden(o: { ids?: string[]; update?: boolean; tolerance?: num
   return out;
 }
 
-function option(argv: string[], name: string): string | undefined {
-  const eq = argv.find((a) => a.startsWith(`--${name}=`));
-  if (eq) return eq.slice(name.length + 3);
-  const i = argv.indexOf(`--${name}`);
-  return i >= 0 ? argv[i + 1] : undefined;
-}
 
 if (require.main === module) {
   const argv = process.argv.slice(2);

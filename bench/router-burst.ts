@@ -17,6 +17,7 @@ import * as os from "os";
 import { burstRequests, routerBurst } from "../lib/cluster/burst";
 import { routerNames } from "../lib/cluster/routers";
 import "../lib/cluster/index"; // registers Preble and the production routers
+import { option } from "./options";
 
 interface Metric {
   value: number;
@@ -68,12 +69,6 @@ export function benchRouterBurst(o: RouterBurstOptions = {}): { "router-burst": 
   return { "router-burst": out };
 }
 
-function option(argv: string[], name: string): string | undefined {
-  const eq = argv.find((a) => a.startsWith(`--${name}=`));
-  if (eq) return eq.slice(name.length + 3);
-  const i = argv.indexOf(`--${name}`);
-  return i >= 0 ? argv[i + 1] : undefined;
-}
 
 if (require.main === module) {
   const started = Date.now();
