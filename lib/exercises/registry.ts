@@ -76,7 +76,8 @@ export function evaluate(id: string, answer: unknown): CheckResult {
     const ok =
       typeof w === "number" ? typeof g === "number" && closeEnough(g, w, e) : typeof g === "string" && normalizeWord(g) === normalizeWord(String(w));
     if (!ok) {
-      const which = want.length > 1 ? `value ${i + 1} (${JSON.stringify(g)}) is off. ` : "";
+      const shown = typeof g === "number" ? String(g) : JSON.stringify(g); // NaN, not JSON's null
+      const which = want.length > 1 ? `value ${i + 1} (${shown}) is off. ` : "";
       return { id, passed: false, message: `${which}${e.hint}` };
     }
   }
