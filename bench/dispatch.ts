@@ -14,7 +14,6 @@ interface Metric {
 // "finishes within a few seconds on one core" means. The text output ends with the total wall-clock time.
 function seconds(f: () => void): number {
   const c0 = process.cpuUsage();
-  const t0 = process.hrtime.bigint();
   f();
   const c = process.cpuUsage(c0);
   return (c.user + c.system) / 1e6;

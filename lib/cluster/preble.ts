@@ -5,7 +5,7 @@
 // Per-decision work never grows with the window H: window statistics are kept incrementally (added at dispatch,
 // expired from a queue), the eviction-cost walk stops once the request's own new tokens are covered, and only
 // idle nodes (no outstanding request on that GPU) sit in a GPU's LRU list.
-import { checkInteger, checkNumber, ParameterError } from "../core/errors";
+import { checkInteger, checkNumber, ParameterError, checkKnownKeys } from "../core/errors";
 import type { StepModel } from "../hardware/step-model";
 import { RadixNode, RadixTree } from "./radix-tree";
 import type { RequestRecord } from "./record";
@@ -73,7 +73,7 @@ const OPTION_NAMES = [...Object.keys(PREBLE_DEFAULTS), "rebalanceAfter", "autosc
 
 /** Checks and completes Preble options (unknown names are rejected). */
 export function prebleOptions(replicas: number, kvCapacity: number, o: Record<string, unknown> = {}): PrebleOptions {
-  for (const k of Object.keys(o)) if (!OPTION_NAMES.includes(k)) throw new ParameterError(k, `is not an option of router preble; its options: ${OPTION_NAMES.join(", ")}`);
+  checkKnownKeys("router preble", o, OPTION_NAMES);
   const bool = (name: keyof PrebleOptions, fallback: boolean): boolean => {
     const v = o[name] ?? fallback;
     if (typeof v !== "boolean") throw new ParameterError(name, `must be true or false, got ${String(v)}`);
@@ -253,7 +253,6 @@ export class PrebleRouter implements Router {
   private lastRequest: ClusterRequest | null = null;
   private matchCached = 0;
   private matchMask = 0;
-  private lastTpotNs = 0;
   private decisionCounter = 0;
   private dispatches = 0;
   // Statistics.
@@ -598,7 +597,6 @@ export class PrebleRouter implements Router {
     if (this.lastRequest !== request) this.analyze(request, view.now);
     this.lastRequest = null;
     const g = record.replica;
-    const R = this.replicas;
     const bit = 1 << g;
     const missed = request.promptTokens - this.matchTokens[g];
     if (this.prefillNs[g] < 0) this.prefillNs[g] = this.prefillNanoseconds(missed, this.matchTokens[g]);

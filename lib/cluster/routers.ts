@@ -2,7 +2,7 @@
 // Load-only: random, roundRobin, leastLoad (fewest outstanding tokens), powerOfTwo.
 // Cache-aware: prefixAffinity (always the longest match: it collapses), thresholdAffinity(θ),
 // cacheAwareGuarded (SGLang-like: a load guard in front of thresholdAffinity).
-import { checkInteger, checkNumber, checkOneOf, ParameterError } from "../core/errors";
+import { checkInteger, checkNumber, checkOneOf, checkKnownKeys } from "../core/errors";
 import type { Rng } from "../core/rng";
 import type { StepModel } from "../hardware/step-model";
 import type { RequestRecord } from "./record";
@@ -183,9 +183,7 @@ function threshold(options: Record<string, unknown>, fallback: number): number {
 }
 
 function checkNoUnknown(router: string, options: Record<string, unknown>, allowed: string[]): void {
-  for (const k of Object.keys(options)) {
-    if (!allowed.includes(k)) throw new ParameterError(k, `is not an option of router ${router}; its options: ${allowed.length ? allowed.join(", ") : "none"}`);
-  }
+  checkKnownKeys(`router ${router}`, options, allowed);
 }
 
 registerRouter("random", "uniformly random replica", (ctx, o) => {

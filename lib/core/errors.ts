@@ -63,3 +63,11 @@ export function checkNonEmpty<T>(name: string, value: readonly T[] | undefined):
   if (!Array.isArray(value) || value.length === 0) throw new ParameterError(name, "must be a non-empty array");
   return value;
 }
+
+/** Throws on the first key of `given` that is not in `allowed`, naming it and listing what `owner` accepts
+ * (e.g. owner "router preble", kind "option"; owner "demo 02.1", kind "parameter"). */
+export function checkKnownKeys(owner: string, given: Record<string, unknown>, allowed: readonly string[], kind: "option" | "parameter" = "option"): void {
+  for (const k of Object.keys(given)) {
+    if (!allowed.includes(k)) throw new ParameterError(k, `is not ${kind === "option" ? "an option" : "a parameter"} of ${owner}; its ${kind}s: ${allowed.length ? allowed.join(", ") : "none"}`);
+  }
+}

@@ -1,7 +1,7 @@
 // 代码 04: LLMSelector in the toy world of compound AI systems (§4.4–§4.6, exercises 6–7).
 import { checkInteger, checkNonEmpty, checkNumber, checkProbability, ParameterError } from "../core/errors";
 import { mean } from "../core/stats";
-import type { Row, Table } from "../core/table";
+import type { Row } from "../core/table";
 import { allocationCost } from "../selector/budget";
 import { accuracyMatrix, Evaluator } from "../selector/evaluate";
 import {

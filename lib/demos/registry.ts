@@ -1,5 +1,5 @@
 // The lecture's demos ("代码 0X 演示 Y") by id: parameters in, a Table out. Shared by notebooks, the CLI and tests.
-import { ParameterError } from "../core/errors";
+import { ParameterError, checkKnownKeys } from "../core/errors";
 import type { Table } from "../core/table";
 
 export type DemoParams = Record<string, unknown>;
@@ -46,10 +46,8 @@ export function getDemo(id: string): Demo {
 export function runDemo(id: string, overrides: DemoParams = {}, context: DemoContext = {}): Table {
   const demo = getDemo(id);
   const params: DemoParams = { ...demo.defaults };
+  checkKnownKeys(`demo ${id}`, overrides, Object.keys(demo.defaults), "parameter");
   for (const [key, value] of Object.entries(overrides)) {
-    if (!(key in demo.defaults)) {
-      throw new ParameterError(key, `is not a parameter of demo ${id}; its parameters: ${Object.keys(demo.defaults).join(", ")}`);
-    }
     const expected = demo.defaults[key];
     const kind = (v: unknown) => (Array.isArray(v) ? "array" : v === null ? "null" : typeof v);
     if (expected !== undefined && expected !== null && value !== undefined && kind(expected) !== kind(value)) {

@@ -1,5 +1,5 @@
 import type { Table } from "../core/table";
-import { displayHtml, Rendered } from "./display";
+import { displayHtml } from "./display";
 import { tableHtml, tableText } from "./table";
 
 export * from "./table";

@@ -1,7 +1,7 @@
 // NVIDIA Dynamo's KV router (ai-dynamo/dynamo, kv_router scheduler: DefaultWorkerSelector and softmax_sample),
 // on our segment-level simulator (§6). Its index of who caches what is built from the workers' KV events
 // (stored / removed), i.e. the replicas' TRUE cache state, delivered after the run's notificationDelay.
-import { checkInteger, checkNumber, ParameterError } from "../../core/errors";
+import { checkInteger, checkNumber, checkKnownKeys } from "../../core/errors";
 import type { Rng } from "../../core/rng";
 import { RadixNode, RadixTree } from "../radix-tree";
 import type { ClusterView, EvictionNotice, Router, RouterContext, StoreNotice } from "../routers";
@@ -26,7 +26,7 @@ export const DYNAMO_ROUTER_DEFAULTS: Readonly<DynamoRouterOptions> = {
 const OPTION_NAMES = Object.keys(DYNAMO_ROUTER_DEFAULTS);
 
 export function dynamoRouterOptions(o: Record<string, unknown> = {}): DynamoRouterOptions {
-  for (const k of Object.keys(o)) if (!OPTION_NAMES.includes(k)) throw new ParameterError(k, `is not an option of router dynamoKvRouter; its options: ${OPTION_NAMES.join(", ")}`);
+  checkKnownKeys("router dynamoKvRouter", o, OPTION_NAMES);
   const d = DYNAMO_ROUTER_DEFAULTS;
   return {
     overlapWeight: checkNumber("overlapWeight", o.overlapWeight ?? d.overlapWeight, { min: 0 }),

@@ -4,7 +4,7 @@
 // The prefix plugin's index is approximate — built from the requests it routed, an LRU per pod whose capacity
 // is the pod's KV blocks — like the SGLang router's tree; we reuse the same tenant tree (segment-level: a block
 // matches when the segments it lies in match, which is what chained block hashes give).
-import { checkInteger, checkNumber, ParameterError } from "../../core/errors";
+import { checkInteger, checkNumber, checkKnownKeys } from "../../core/errors";
 import type { Rng } from "../../core/rng";
 import type { ClusterView, Router, RouterContext } from "../routers";
 import { registerRouter } from "../routers";
@@ -34,7 +34,7 @@ export const GATEWAY_SCORER_DEFAULTS: Readonly<Omit<GatewayScorerOptions, "capac
 const OPTION_NAMES = [...Object.keys(GATEWAY_SCORER_DEFAULTS), "capacityTokens"];
 
 export function gatewayScorerOptions(kvCapacity: number, o: Record<string, unknown> = {}): GatewayScorerOptions {
-  for (const k of Object.keys(o)) if (!OPTION_NAMES.includes(k)) throw new ParameterError(k, `is not an option of router gatewayPrefixScorer; its options: ${OPTION_NAMES.join(", ")}`);
+  checkKnownKeys("router gatewayPrefixScorer", o, OPTION_NAMES);
   const d = GATEWAY_SCORER_DEFAULTS;
   return {
     queueWeight: checkNumber("queueWeight", o.queueWeight ?? d.queueWeight, { min: 0 }),

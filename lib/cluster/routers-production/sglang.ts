@@ -1,7 +1,7 @@
 // The SGLang router's cache-aware policy (sgl-project/sglang, sgl-router/src/policies/cache_aware.rs and
 // tree.rs), on our segment-level simulator (§6). Differences from the released code, all forced by the model:
 // the tree counts tokens, not characters (we have no text), and it matches whole segments, not characters.
-import { checkInteger, checkNumber, checkOneOf, ParameterError } from "../../core/errors";
+import { checkInteger, checkNumber, checkOneOf, checkKnownKeys } from "../../core/errors";
 import type { ClusterView, Router, RouterContext } from "../routers";
 import { registerRouter } from "../routers";
 import type { ClusterRequest } from "../workloads";
@@ -38,7 +38,7 @@ export const SGLANG_ROUTER_DEFAULTS: Readonly<SglangRouterOptions> = {
 const OPTION_NAMES = Object.keys(SGLANG_ROUTER_DEFAULTS);
 
 export function sglangRouterOptions(o: Record<string, unknown> = {}): SglangRouterOptions {
-  for (const k of Object.keys(o)) if (!OPTION_NAMES.includes(k)) throw new ParameterError(k, `is not an option of router sglangRouter; its options: ${OPTION_NAMES.join(", ")}`);
+  checkKnownKeys("router sglangRouter", o, OPTION_NAMES);
   const d = SGLANG_ROUTER_DEFAULTS;
   return {
     cacheThreshold: checkNumber("cacheThreshold", o.cacheThreshold ?? d.cacheThreshold, { min: 0, max: 1 }),
