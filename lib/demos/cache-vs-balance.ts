@@ -37,23 +37,34 @@ function runOne(w: Workload, replicas: number, router: string, seed: number, ext
 const capitalize = (s: string): string => s.charAt(0).toUpperCase() + s.slice(1);
 const fmtList = (xs: string[]): string => (xs.length ? xs.join(", ") : "none");
 
+/** The §2 setting that 02.1 and 02.3 both run: 4 replicas, the three workloads at their rates and run lengths. */
+function section2Defaults(): { replicas: number; workloads: string[]; rates: number[]; requestCounts: number[] } {
+  return {
+    replicas: 4,
+    workloads: SECTION2_WORKLOADS.map((w) => w.workload),
+    rates: SECTION2_WORKLOADS.map((w) => w.rate),
+    requestCounts: SECTION2_WORKLOADS.map((w) => w.requestCount),
+  };
+}
+
+const SECTION2_DESCRIBE = {
+  replicas: "replicas (one GPU each)",
+  workloads: "workload names (data/workloads.json)",
+  rates: "requests per second, one per workload",
+  requestCounts: "requests simulated per workload (the first 20% are warm-up)",
+};
+
 export const loadVsCache = defineDemo({
   id: "02.1",
   section: "§2.2",
   title: "Load-only vs cache-aware routing (4 replicas, Mistral-7B on A6000)",
   defaults: {
-    replicas: 4,
-    workloads: SECTION2_WORKLOADS.map((w) => w.workload),
-    rates: SECTION2_WORKLOADS.map((w) => w.rate),
-    requestCounts: SECTION2_WORKLOADS.map((w) => w.requestCount),
+    ...section2Defaults(),
     policies: [...LOAD_ONLY_POLICIES, "prefixAffinity", "thresholdAffinity"],
     seed: 1,
   },
   describe: {
-    replicas: "replicas (one GPU each)",
-    workloads: "workload names (data/workloads.json)",
-    rates: "requests per second, one per workload",
-    requestCounts: "requests simulated per workload (the first 20% are warm-up)",
+    ...SECTION2_DESCRIBE,
     policies: "router names",
     seed: "random seed",
   },
@@ -153,14 +164,11 @@ export const thresholdSweep = defineDemo({
   section: "§2.3",
   title: "Affinity threshold θ: match / prompt ≥ θ → longest match, else least load (4 replicas)",
   defaults: {
-    replicas: 4,
-    workloads: SECTION2_WORKLOADS.map((w) => w.workload),
-    rates: SECTION2_WORKLOADS.map((w) => w.rate),
-    requestCounts: SECTION2_WORKLOADS.map((w) => w.requestCount),
+    ...section2Defaults(),
     thresholds: [0.1, 0.25, 0.5, 0.75, 0.9],
     seed: 1,
   },
-  describe: { thresholds: "values of θ in [0, 1]" },
+  describe: { ...SECTION2_DESCRIBE, thresholds: "values of θ in [0, 1]", seed: "random seed" },
   run(p, ctx: DemoContext) {
     const workloads = checkNonEmpty("workloads", p.workloads) as string[];
     checkAligned("rates", p.rates, workloads);
