@@ -120,6 +120,75 @@ describe("RadixTree", () => {
     expect(tree.heldTokens).toBe(0);
   });
 
+  it("keeps children in insertion order, found by segment, as a short list or (past 8) an indexed one with holes", () => {
+    // A model of a node's children: a Map keeps insertion order, and a re-added key goes to the end.
+    for (let trial = 0; trial < 10; trial++) {
+      const r = rng(trial).fork("children");
+      const tree = new RadixTree({ evictable: false });
+      const model = new Map<number, RadixNode>();
+      const locked = new Map<number, RadixNode>();
+      for (let step = 0; step < 400; step++) {
+        const id = r.int(30);
+        if (!model.has(id)) {
+          const n = tree.insert([seg(id)], 1, step);
+          tree.lock(n);
+          model.set(id, n);
+          locked.set(id, n);
+        } else if (r.next() < 0.7) {
+          const n = locked.get(id) as RadixNode;
+          tree.unlock(n);
+          tree.prune(n);
+          model.delete(id);
+          locked.delete(id);
+        }
+        const root = tree.root;
+        expect(root.childNodes().map((c) => c.segment)).toEqual([...model.keys()]);
+        expect(root.childCount).toBe(model.size);
+        expect(root.isLeaf).toBe(model.size === 0);
+        for (let probe = 0; probe < 30; probe++) expect(root.child(probe)).toBe(model.get(probe));
+        let viaSlots = 0;
+        for (let i = 0; i < root.childSlots; i++) if (root.childAt(i) !== null) viaSlots++;
+        expect(viaSlots).toBe(model.size);
+      }
+      tree.checkInvariants();
+    }
+  });
+
+  it("recycles pruned nodes for new paths (recycle option) and behaves exactly as a fresh tree", () => {
+    const plain = new RadixTree({ evictable: false });
+    const recycled = new RadixTree({ evictable: false, recycle: true });
+    const r = rng(7).fork("recycle");
+    const live: Array<[RadixNode, RadixNode]> = [];
+    const seen = new Set<RadixNode>();
+    let reused = 0;
+    for (let step = 0; step < 2000; step++) {
+      if (live.length > 0 && r.next() < 0.5) {
+        const [a, b] = live.splice(r.int(live.length), 1)[0];
+        plain.unlock(a);
+        plain.prune(a);
+        recycled.unlock(b);
+        recycled.prune(b);
+      } else {
+        const p = randomPath(r);
+        const a = plain.insert(p, p.length, step);
+        const b = recycled.insert(p, p.length, step);
+        plain.lock(a);
+        recycled.lock(b);
+        live.push([a, b]);
+        if (seen.has(b)) reused++;
+        seen.add(b);
+      }
+      expect(recycled.nodeCount).toBe(plain.nodeCount);
+      expect(recycled.heldTokens).toBe(plain.heldTokens);
+      const q = randomPath(r);
+      expect(recycled.matchTokens(q)).toBe(plain.matchTokens(q));
+      expect(recycled.pathOf(recycled.match(q))).toEqual(plain.pathOf(plain.match(q)));
+    }
+    recycled.checkInvariants();
+    expect(reused).toBeGreaterThan(100);
+    expect(() => new RadixTree({ recycle: true, createPayload: () => 1 })).toThrow(/recycle/);
+  });
+
   it("carries a payload per node and rejects inconsistent segments in check mode", () => {
     const tree = new RadixTree<{ gpus: Set<number> }>({ createPayload: () => ({ gpus: new Set() }), check: true });
     const n = tree.insert([seg(1), seg(2)], 2, 0);

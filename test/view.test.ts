@@ -73,6 +73,9 @@ describe("charts", () => {
   it("a chart without axis titles is refused", () => {
     expect(() => checkFigure({ data: [{ type: "scatter", x: [1], y: [2] }], layout: { xaxis: { title: "x" } } })).toThrow(/yaxis.title/);
     expect(() => checkFigure({ data: [] })).toThrow(/non-empty/);
+    // Only trace types the bundled (cartesian) plotly.js can draw are accepted; a pie needs no axes.
+    expect(() => checkFigure({ data: [{ type: "sankey" }] })).toThrow(/trace type "sankey" is not in the bundled plotly.js.*bar, box/);
+    expect(() => checkFigure({ data: [{ type: "pie", values: [1, 2] }] })).not.toThrow();
     const hm = heatmap({ z: [[1, 2], [3, 4]], x: ["a", "b"], y: ["c", "d"], title: "h", xTitle: "solve model", yTitle: "locate model" });
     expect(() => checkFigure(hm)).not.toThrow();
   });

@@ -396,7 +396,7 @@ export class PrebleRouter implements Router {
   /** Integer nanoseconds to prefill `tokens` new tokens on top of `cached` ones (Preble's T_prefill). */
   prefillNanoseconds(tokens: number, cached: number): number {
     if (tokens <= 0) return 0;
-    return Math.round(this.step.mixed(tokens, tokens * cached + (tokens * (tokens + 1)) / 2, cached, 0, 0, 1).seconds * NS);
+    return Math.round(this.step.mixedSeconds(tokens, tokens * cached + (tokens * (tokens + 1)) / 2, cached, 0, 0, 1) * NS);
   }
 
   private recompute(info: GlobalNodeInfo, node: GNode): number {
@@ -600,7 +600,7 @@ export class PrebleRouter implements Router {
     const bit = 1 << g;
     const missed = request.promptTokens - this.matchTokens[g];
     if (this.prefillNs[g] < 0) this.prefillNs[g] = this.prefillNanoseconds(missed, this.matchTokens[g]);
-    const tpotNs = Math.round(this.step.mixed(0, 0, 0, 1, request.promptTokens, 0).seconds * NS);
+    const tpotNs = Math.round(this.step.mixedSeconds(0, 0, 0, 1, request.promptTokens, 0) * NS);
     // The whole prompt is now "on" g (optimistically cached there), in use until the request finishes.
     for (let i = 0; i < this.pathLength; i++) {
       const n = this.path[i];

@@ -12,9 +12,10 @@ export interface SegmentLike {
   readonly tokens: number;
 }
 
+/** Children up to this many are found by a scan of the ordered list; above it a Map indexes them by segment. */
+const SCAN_CHILDREN = 8;
+
 export class RadixNode<P = unknown> {
-  /** children by segment id (null until the first child) */
-  children: Map<number, RadixNode<P>> | null = null;
   /** tokens of this segment currently held (< tokens after a partial eviction of the tail) */
   held: number;
   /** requests using this node or a descendant (in-use KV is never evicted) */
@@ -27,21 +28,146 @@ export class RadixNode<P = unknown> {
   attached = true;
   /** version for the lazy LRU heap */
   stamp = 0;
+  /** children now (read-only outside the tree) */
+  childCount = 0;
+  // Children in insertion order: kids[0 … used). Most nodes have one or two children, so a short list scanned by
+  // segment beats a Map per node (a Map costs an allocation on every new node and on shrinking, which showed up
+  // as a quarter of the simulator's time in garbage collection). The list never shrinks (an emptied JS array
+  // would drop its storage and allocate again on the next push). Past SCAN_CHILDREN children a Map indexes the
+  // list, and a removed child leaves a hole (null) until more than half the list is holes.
+  private kids: Array<RadixNode<P> | null> | null = null;
+  private used = 0;
+  private index: Map<number, RadixNode<P>> | null = null;
+  private holes = 0;
+  /** this node's position in its parent's list while the parent is indexed */
+  private slot = -1;
 
   constructor(
-    /** segment id; −1 for the root */
-    readonly segment: number,
+    /** segment id; −1 for the root (the identity fields are fixed while the node is attached; a tree created
+     * with `recycle` reuses detached nodes) */
+    public segment: number,
     /** tokens of the whole segment */
-    readonly tokens: number,
-    readonly parent: RadixNode<P> | null,
+    public tokens: number,
+    public parent: RadixNode<P> | null,
     /** tokens of all ancestors (the node's KV starts at this position) */
-    readonly prefixTokens: number,
+    public prefixTokens: number,
     /** segments from the root (root 0) */
-    readonly depth: number,
+    public depth: number,
     time: number,
   ) {
     this.held = tokens;
     this.lastAccess = time;
+  }
+
+  /** Makes a detached leaf a new node (RadixTree's `recycle` option): as if constructed, the stamp excepted (it
+   * keeps counting, so stale LRU entries never match). */
+  reuse(segment: number, tokens: number, parent: RadixNode<P>, prefixTokens: number, depth: number, time: number): void {
+    if (this.attached || this.childCount !== 0) throw new Error(`reuse: node ${this.segment} is not a detached leaf`);
+    this.segment = segment;
+    this.tokens = tokens;
+    this.parent = parent;
+    this.prefixTokens = prefixTokens;
+    this.depth = depth;
+    this.held = tokens;
+    this.lastAccess = time;
+    this.refs = 0;
+    this.payload = undefined;
+    this.attached = true;
+    this.slot = -1;
+  }
+
+  /** The child for segment `id`, or undefined. */
+  child(id: number): RadixNode<P> | undefined {
+    if (this.index !== null) return this.index.get(id);
+    const list = this.kids;
+    for (let i = 0; i < this.used; i++) {
+      const c = (list as Array<RadixNode<P> | null>)[i] as RadixNode<P>;
+      if (c.segment === id) return c;
+    }
+    return undefined;
+  }
+
+  /** Length of the child list, holes included: with childAt, an allocation-free loop over the children. */
+  get childSlots(): number {
+    return this.used;
+  }
+
+  /** The child at position `i` of the list (0 ≤ i < childSlots), or null for a removed child's hole. */
+  childAt(i: number): RadixNode<P> | null {
+    return (this.kids as Array<RadixNode<P> | null>)[i];
+  }
+
+  /** Visits the children in insertion order. */
+  forEachChild(visit: (child: RadixNode<P>) => void): void {
+    const list = this.kids;
+    for (let i = 0; i < this.used; i++) {
+      const c = (list as Array<RadixNode<P> | null>)[i];
+      if (c !== null) visit(c);
+    }
+  }
+
+  /** The children in insertion order (a new array). */
+  childNodes(): RadixNode<P>[] {
+    const out: RadixNode<P>[] = [];
+    this.forEachChild((c) => out.push(c));
+    return out;
+  }
+
+  /** Appends a child (the tree's job: its segment must not be a child already). */
+  addChild(c: RadixNode<P>): void {
+    let list = this.kids;
+    if (list === null) list = this.kids = [];
+    const at = this.used++;
+    if (at < list.length) list[at] = c;
+    else list.push(c);
+    this.childCount++;
+    if (this.index !== null) {
+      c.slot = at;
+      this.index.set(c.segment, c);
+    } else if (this.used > SCAN_CHILDREN) {
+      const index = new Map<number, RadixNode<P>>();
+      for (let i = 0; i < this.used; i++) {
+        const k = list[i] as RadixNode<P>;
+        k.slot = i;
+        index.set(k.segment, k);
+      }
+      this.index = index;
+    }
+  }
+
+  /** Removes a child (the tree's job), keeping the others in insertion order. */
+  removeChild(c: RadixNode<P>): void {
+    const list = this.kids;
+    let at = -1;
+    if (list !== null) {
+      if (this.index !== null) at = c.slot;
+      else for (let i = this.used - 1; i >= 0 && at < 0; i--) if (list[i] === c) at = i;
+    }
+    if (list === null || at < 0 || at >= this.used || list[at] !== c) throw new Error(`removeChild: node ${c.segment} is not a child of ${this.segment}`);
+    this.childCount--;
+    if (this.index === null) {
+      for (let i = at + 1; i < this.used; i++) list[i - 1] = list[i];
+      list[--this.used] = null;
+      return;
+    }
+    this.index.delete(c.segment);
+    list[at] = null;
+    c.slot = -1;
+    if (++this.holes * 2 > this.used) this.compact(list);
+  }
+
+  private compact(list: Array<RadixNode<P> | null>): void {
+    let kept = 0;
+    for (let i = 0; i < this.used; i++) {
+      const k = list[i];
+      if (k === null) continue;
+      k.slot = kept;
+      list[kept++] = k;
+    }
+    for (let i = kept; i < this.used; i++) list[i] = null;
+    this.used = kept;
+    this.holes = 0;
+    if (kept <= SCAN_CHILDREN) this.index = null;
   }
 
   /** Tokens matched when a match ends at this node: ancestors plus what this node still holds. */
@@ -50,7 +176,7 @@ export class RadixNode<P = unknown> {
   }
 
   get isLeaf(): boolean {
-    return this.children === null || this.children.size === 0;
+    return this.childCount === 0;
   }
 
   get isRoot(): boolean {
@@ -65,6 +191,10 @@ export interface RadixTreeOptions<P> {
   createPayload?: (node: RadixNode<P>) => P;
   /** check segment token counts on every match/insert (tests); default false */
   check?: boolean;
+  /** reuse pruned nodes for new ones instead of allocating (indexes that insert and prune a path per request,
+   * like the simulator's dispatched-prompt index). Only for trees whose detached nodes nobody keeps; not with
+   * createPayload. Default false. */
+  recycle?: boolean;
 }
 
 /** Called when eviction frees tokens: `removed` is true when the node left the tree (held reached 0). */
@@ -84,6 +214,8 @@ export class RadixTree<P = unknown> {
   private readonly evictable: boolean;
   private readonly createPayload?: (node: RadixNode<P>) => P;
   private readonly check: boolean;
+  /** detached nodes waiting for reuse (recycle option) */
+  private readonly spare: RadixNode<P>[] | null;
   // Lazy min-heap of eviction candidates by (lastAccess, push order); an entry is valid while its stamp matches.
   private heapTime: number[] = [];
   private heapSeq: number[] = [];
@@ -95,6 +227,8 @@ export class RadixTree<P = unknown> {
     this.evictable = options.evictable ?? true;
     this.createPayload = options.createPayload;
     this.check = options.check ?? false;
+    if (options.recycle && options.createPayload) throw new Error("RadixTree: recycle cannot be combined with createPayload");
+    this.spare = options.recycle ? [] : null;
     this.root = new RadixNode<P>(-1, 0, null, 0, 0, 0);
     if (this.createPayload) this.root.payload = this.createPayload(this.root);
   }
@@ -103,9 +237,7 @@ export class RadixTree<P = unknown> {
   match(segments: readonly SegmentLike[], count: number = segments.length): RadixNode<P> {
     let node = this.root;
     for (let i = 0; i < count; i++) {
-      const children = node.children;
-      if (children === null) break;
-      const child = children.get(segments[i].id);
+      const child = node.child(segments[i].id);
       if (child === undefined) break;
       if (this.check && child.tokens !== segments[i].tokens) throw new Error(`segment ${segments[i].id}: ${segments[i].tokens} tokens, tree has ${child.tokens}`);
       node = child;
@@ -159,13 +291,16 @@ export class RadixTree<P = unknown> {
 
   /** The child of `node` for segment `s`, created or restored (tokens added in lastInsertAdded). */
   private child(node: RadixNode<P>, s: SegmentLike, time: number): RadixNode<P> {
-    if (node.children === null) node.children = new Map();
-    let c = node.children.get(s.id);
+    let c = node.child(s.id);
     if (c === undefined) {
       if (!(Number.isInteger(s.tokens) && s.tokens > 0)) throw new Error(`segment ${s.id}: tokens must be an integer > 0, got ${s.tokens}`);
-      c = new RadixNode<P>(s.id, s.tokens, node, node.prefixTokens + node.tokens, node.depth + 1, time);
+      const spare = this.spare;
+      if (spare !== null && spare.length > 0) {
+        c = spare.pop() as RadixNode<P>;
+        c.reuse(s.id, s.tokens, node, node.prefixTokens + node.tokens, node.depth + 1, time);
+      } else c = new RadixNode<P>(s.id, s.tokens, node, node.prefixTokens + node.tokens, node.depth + 1, time);
       if (this.createPayload) c.payload = this.createPayload(c);
-      node.children.set(s.id, c);
+      node.addChild(c);
       this.nodeCount++;
       this.heldTokens += s.tokens;
       this.lastInsertAdded = s.tokens;
@@ -237,13 +372,14 @@ export class RadixTree<P = unknown> {
       this.heldTokens -= n.held;
       n.held = 0;
       this.detach(n);
+      if (this.spare !== null) this.spare.push(n);
       n = parent;
     }
   }
 
   private detach(node: RadixNode<P>): void {
     const parent = node.parent as RadixNode<P>;
-    (parent.children as Map<number, RadixNode<P>>).delete(node.segment);
+    parent.removeChild(node);
     node.attached = false;
     node.stamp++;
     this.nodeCount--;
@@ -261,7 +397,7 @@ export class RadixTree<P = unknown> {
   find(path: readonly number[]): RadixNode<P> | null {
     let node = this.root;
     for (const id of path) {
-      const c = node.children?.get(id);
+      const c = node.child(id);
       if (c === undefined) return null;
       node = c;
     }
@@ -271,11 +407,15 @@ export class RadixTree<P = unknown> {
   /** Visits every node but the root, parents before children, children in insertion order. */
   walk(visit: (node: RadixNode<P>) => void): void {
     const stack: RadixNode<P>[] = [];
-    if (this.root.children) for (const c of [...this.root.children.values()].reverse()) stack.push(c);
+    const kids = this.root.childNodes();
+    for (let i = kids.length - 1; i >= 0; i--) stack.push(kids[i]);
     while (stack.length) {
       const n = stack.pop() as RadixNode<P>;
       visit(n);
-      if (n.children) for (const c of [...n.children.values()].reverse()) stack.push(c);
+      if (n.childCount > 0) {
+        const list = n.childNodes();
+        for (let i = list.length - 1; i >= 0; i--) stack.push(list[i]);
+      }
     }
   }
 

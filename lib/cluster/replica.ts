@@ -128,7 +128,7 @@ export class Replica {
     }
     const decodeRequests = this.decoding.length;
     if (prefillTokens === 0 && decodeRequests === 0) return -1;
-    const seconds = this.step.mixed(prefillTokens, pairs, cachedRead, decodeRequests, this.decodeContext, completing).seconds;
+    const seconds = this.step.mixedSeconds(prefillTokens, pairs, cachedRead, decodeRequests, this.decodeContext, completing);
     this.iterations++;
     this.busySeconds += seconds;
     return seconds;

@@ -127,7 +127,7 @@ class View implements ClusterView {
     this.outstandingReq = new Int32Array(replicaCount);
     this.outstandingTok = new Float64Array(replicaCount);
     this.dispatched = new Int32Array(replicaCount);
-    this.pending = engines.map(() => new RadixTree({ evictable: false }));
+    this.pending = engines.map(() => new RadixTree({ evictable: false, recycle: true }));
   }
   outstandingRequests(i: number): number {
     return this.outstandingReq[i];
@@ -166,13 +166,16 @@ function unionOf(trees: RadixTree[], keySegments: Set<number>): { distinct: numb
   let distinct = 0;
   const keys = new Set<number>();
   const stack: RadixNode[] = [];
+  const pushChild = (c: RadixNode): void => {
+    stack.push(c);
+  };
   const single = (start: RadixNode): void => {
     stack.push(start);
     while (stack.length > 0) {
       const n = stack.pop() as RadixNode;
       distinct += n.held;
       if (n.held === n.tokens && keySegments.has(n.segment)) keys.add(n.segment);
-      if (n.children !== null) for (const c of n.children.values()) stack.push(c);
+      n.forEachChild(pushChild);
     }
   };
   const visit = (nodes: RadixNode[]): void => {
@@ -186,25 +189,21 @@ function unionOf(trees: RadixTree[], keySegments: Set<number>): { distinct: numb
     distinct += held;
     if (full && keySegments.has(nodes[0].segment)) keys.add(nodes[0].segment);
     for (let j = 0; j < nodes.length; j++) {
-      const children = nodes[j].children;
-      if (children === null) continue;
-      for (const c of children.values()) {
+      nodes[j].forEachChild((c) => {
         const id = c.segment;
         let seenBefore = false;
         for (let i = 0; i < j && !seenBefore; i++) {
-          const other = nodes[i].children;
-          seenBefore = other !== null && other.has(id);
+          seenBefore = nodes[i].child(id) !== undefined;
         }
-        if (seenBefore) continue;
+        if (seenBefore) return;
         let group: RadixNode[] | null = null;
         for (let k = j + 1; k < nodes.length; k++) {
-          const other = nodes[k].children;
-          const o = other === null ? undefined : other.get(id);
+          const o = nodes[k].child(id);
           if (o !== undefined) (group ??= [c]).push(o);
         }
         if (group === null) single(c);
         else visit(group);
-      }
+      });
     }
   };
   visit(trees.map((t) => t.root));
@@ -437,10 +436,10 @@ export function aloneLatency(step: StepModel, promptTokens: number, cachedTokens
   let done = cachedTokens;
   while (done < promptTokens) {
     const chunk = Math.min(chunkBudget, promptTokens - done);
-    t += step.mixed(chunk, chunk * done + (chunk * (chunk + 1)) / 2, done, 0, 0, done + chunk === promptTokens ? 1 : 0).seconds;
+    t += step.mixedSeconds(chunk, chunk * done + (chunk * (chunk + 1)) / 2, done, 0, 0, done + chunk === promptTokens ? 1 : 0);
     done += chunk;
   }
-  for (let k = 1; k < outputTokens; k++) t += step.mixed(0, 0, 0, 1, promptTokens + k, 0).seconds;
+  for (let k = 1; k < outputTokens; k++) t += step.mixedSeconds(0, 0, 0, 1, promptTokens + k, 0);
   return t;
 }
 

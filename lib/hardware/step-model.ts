@@ -62,6 +62,8 @@ export class StepModel {
   private readonly bandwidth: number;
   private readonly kvBytes: number;
   private readonly weightReadSeconds: number;
+  /** the components of the last mixedSeconds call (scratch: read right after the call) */
+  readonly parts: Omit<StepBreakdown, "seconds"> = { linear: 0, prefillAttention: 0, decodeAttention: 0, allReduce: 0, overhead: 0 };
 
   constructor(model: ModelSpec | string, gpu: GpuSpec | string, options: StepModelOptions = {}) {
     this.model = resolveModel(model);
@@ -94,7 +96,7 @@ export class StepModel {
   decodeStep(batchSize: number, totalContextTokens: number): number {
     checkInteger("batchSize", batchSize, { min: 1 });
     checkInteger("totalContextTokens", totalContextTokens, { min: 0 });
-    return this.mixed(0, 0, 0, batchSize, totalContextTokens).seconds;
+    return this.mixedSeconds(0, 0, 0, batchSize, totalContextTokens);
   }
 
   /** Seconds for a mixed iteration: chunked prefill of some requests plus one decode token for others. */
@@ -128,11 +130,24 @@ export class StepModel {
     return this.mixed(prefillTokens, pairs, cachedRead, contexts.length, decodeContext, prefillRequests);
   }
 
-  /** The roofline for aggregated batch quantities (the hot path of the cluster simulator: no allocation). */
+  /** The roofline for aggregated batch quantities, with its components (allocates one object; the simulator's
+   * hot path calls mixedSeconds). */
   mixed(prefillTokens: number, attendedPairs: number, cachedTokensRead: number, decodeRequests: number, decodeContextTokens: number, prefillRequests = prefillTokens > 0 ? 1 : 0): StepBreakdown {
+    const c = this.parts;
+    const seconds = this.mixedSeconds(prefillTokens, attendedPairs, cachedTokensRead, decodeRequests, decodeContextTokens, prefillRequests);
+    return { seconds, linear: c.linear, prefillAttention: c.prefillAttention, decodeAttention: c.decodeAttention, allReduce: c.allReduce, overhead: c.overhead };
+  }
+
+  /** Seconds of the iteration `mixed` describes, without allocating (the cluster simulator's hot path); the
+   * components are left in `this.parts` until the next call. */
+  mixedSeconds(prefillTokens: number, attendedPairs: number, cachedTokensRead: number, decodeRequests: number, decodeContextTokens: number, prefillRequests = prefillTokens > 0 ? 1 : 0): number {
     const m = this.model;
+    const c = this.parts;
     const tokens = prefillTokens + decodeRequests;
-    if (tokens === 0) return { seconds: 0, linear: 0, prefillAttention: 0, decodeAttention: 0, allReduce: 0, overhead: 0 };
+    if (tokens === 0) {
+      c.linear = c.prefillAttention = c.decodeAttention = c.allReduce = c.overhead = 0;
+      return 0;
+    }
     // Logits are needed for the last prefill token of each request and for every decoding request.
     const logitTokens = prefillRequests + decodeRequests;
     const linearFlops = 2 * this.layerParams * tokens + 2 * this.lmHeadParams * logitTokens;
@@ -151,7 +166,12 @@ export class StepModel {
       allReduce = 2 * m.layers * perAllReduce;
     }
     const overhead = ITERATION_OVERHEAD_SECONDS;
-    return { seconds: linear + prefillAttention + decodeAttention + allReduce + overhead, linear, prefillAttention, decodeAttention, allReduce, overhead };
+    c.linear = linear;
+    c.prefillAttention = prefillAttention;
+    c.decodeAttention = decodeAttention;
+    c.allReduce = allReduce;
+    c.overhead = overhead;
+    return linear + prefillAttention + decodeAttention + allReduce + overhead;
   }
 
   /** Seconds per output token of a request decoding alone with the given context (Preble's decode estimate). */

@@ -125,7 +125,7 @@ export class KvEventIndex {
     let node: RadixNode<Int32Array> = this.tree.root;
     let tokens = 0;
     for (const s of request.segments) {
-      const c = node.children?.get(s.id);
+      const c = node.child(s.id);
       if (c === undefined) break;
       const held = (c.payload as Int32Array)[worker];
       tokens += held;

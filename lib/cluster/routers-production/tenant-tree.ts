@@ -69,7 +69,7 @@ export class TenantTree {
     let node = this.tree.root;
     const count = this.indexedCount(segments);
     for (let i = 0; i < count; i++) {
-      const c = node.children?.get(segments[i].id);
+      const c = node.child(segments[i].id);
       if (c === undefined || !TenantTree.isTenant(c, worker)) break;
       node = c;
     }
@@ -114,7 +114,10 @@ export class TenantTree {
   /** True when `worker` is a tenant of `node` and of none of its children. */
   private isLeafFor(node: TenantNode, worker: number): boolean {
     if (node.isRoot || !node.attached || !TenantTree.isTenant(node, worker)) return false;
-    if (node.children !== null) for (const c of node.children.values()) if (TenantTree.isTenant(c, worker)) return false;
+    for (let i = 0; i < node.childSlots; i++) {
+      const c = node.childAt(i);
+      if (c !== null && TenantTree.isTenant(c, worker)) return false;
+    }
     return true;
   }
 
