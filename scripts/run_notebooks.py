@@ -309,7 +309,7 @@ async def run_all(args, jobs):
                 stopping.append(asyncio.ensure_future(discard(ahead[0])))
                 ahead = None
             task = ahead[0] if ahead is not None else start(path)
-            ahead = (start(todo[0][1]), cwd_of(todo[0][1])) if todo else None
+            ahead = (start(todo[0][1]), cwd_of(todo[0][1])) if todo and args.start_ahead else None
             print(f"[{n}/{total}] {os.path.relpath(path)} ...", flush=True)
             kernel = await take(task)
             nb, failures, warnings, seconds, not_run = await run_notebook(path, args.timeout, kernel, args.after_error_wait)
@@ -340,6 +340,8 @@ def main():
     parser.add_argument("--timeout", type=int, default=600, help="seconds allowed per cell (default 600)")
     parser.add_argument("--kernel", default="tslab")
     parser.add_argument("--jobs", type=int, default=1, help="notebooks run at once (default 1); each has its own kernel")
+    parser.add_argument("--no-start-ahead", dest="start_ahead", action="store_false",
+                        help="start each kernel only when its notebook's turn comes (default: while the previous one runs)")
     parser.add_argument("--after-error-wait", type=float, default=TSLAB_CANCEL_WINDOW_S,
                         help="seconds to wait after an allowed error (0 lets tslab abort the next cell; for tests)")
     args = parser.parse_args()

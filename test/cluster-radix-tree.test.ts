@@ -134,7 +134,7 @@ describe("RadixTree", () => {
           tree.lock(n);
           model.set(id, n);
           locked.set(id, n);
-        } else if (r.next() < 0.7) {
+        } else if (r.uniform() < 0.7) {
           const n = locked.get(id) as RadixNode;
           tree.unlock(n);
           tree.prune(n);
@@ -162,7 +162,7 @@ describe("RadixTree", () => {
     const seen = new Set<RadixNode>();
     let reused = 0;
     for (let step = 0; step < 2000; step++) {
-      if (live.length > 0 && r.next() < 0.5) {
+      if (live.length > 0 && r.uniform() < 0.5) {
         const [a, b] = live.splice(r.int(live.length), 1)[0];
         plain.unlock(a);
         plain.prune(a);

@@ -36,10 +36,18 @@ export class Rng {
   }
   /** Bounded Pareto on [low, high] with tail index alpha (inverse CDF). */
   boundedPareto(alpha: number, low: number, high: number): number {
-    const u = this.next();
+    return this.boundedParetoSampler(alpha, low, high)();
+  }
+  /** A sampler of boundedPareto(alpha, low, high) with its constants computed once (the same numbers). */
+  boundedParetoSampler(alpha: number, low: number, high: number): () => number {
     const la = Math.pow(low, alpha);
     const ha = Math.pow(high, alpha);
-    return Math.pow(-(u * ha - u * la - ha) / (ha * la), -1 / alpha);
+    const exponent = -1 / alpha;
+    const denominator = ha * la;
+    return () => {
+      const u = this.next();
+      return Math.pow(-(u * ha - u * la - ha) / denominator, exponent);
+    };
   }
   /** Uniform integer on [lo, hi]. */
   intBetween(lo: number, hi: number): number {

@@ -60,5 +60,5 @@ export function jobSizeSampler(distribution: JobSizeDistribution, r: Rng): () =>
   if (d === "exponential") return () => r.exponential(1);
   const low = BOUNDED_PARETO_LOW;
   const high = low * BOUNDED_PARETO.range;
-  return () => r.boundedPareto(BOUNDED_PARETO.alpha, low, high);
+  return r.boundedParetoSampler(BOUNDED_PARETO.alpha, low, high);
 }
