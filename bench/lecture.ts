@@ -5,7 +5,8 @@
 // --repeats times (default 3; the median is the headline, min and max show the machine's noise), and from the
 // median run each notebook alone (its kernel's start plus its run), its cells, its slowest cell.
 // With --variants it also runs the collection once with each kernel started only when its notebook's turn comes
-// (--no-start-ahead: what the runner did before) and once as two notebooks at a time (--jobs 2).
+// (--no-start-ahead: what the runner did before), once as two notebooks at a time (--jobs 2), and each notebook
+// by itself (<notebook>.aloneSeconds).
 //
 // The library is compiled (npm run build) before the clock starts, so the figures do not include a rebuild.
 // Targets (issue 8): the whole collection under 60 s on the 2-core machine; no cell over 10 s.
@@ -148,6 +149,13 @@ export async function benchLecture(o: { notebooks?: string[]; repeats?: number; 
     out.collectionSecondsTwoAtOnce = { value: round(two.wallSeconds), unit: "wall s, one run, two notebooks at a time (--jobs 2)" };
     out.collectionCpuSecondsTwoAtOnce = { value: round(two.cpuSeconds), unit: "CPU s of that run" };
     for (const r of [late, two]) if (r.code !== 0) process.stderr.write(`lecture: a variant run failed:\n${r.output.slice(-2000)}\n`);
+    for (const p of paths) {
+      const name = path.basename(p, ".ipynb");
+      o.progress?.(`lecture: variant: ${name} alone …`);
+      const alone = await runRunner([p], `alone-${name}`);
+      const e = alone.summary[0];
+      if (e) out[`${name}.aloneSeconds`] = { value: round((e.kernelStartSeconds ?? 0) + e.seconds), unit: `wall s, run by itself (nothing else running): kernel start ${(e.kernelStartSeconds ?? 0).toFixed(1)} s + run${e.ok ? "" : " (FAILED)"}` };
+    }
   }
   out.loadAverage = { value: round(os.loadavg()[0], 2), unit: `1-minute load average at the end (${os.cpus().length} CPUs; > ${os.cpus().length} = other processes competed)` };
   return { lecture: out };

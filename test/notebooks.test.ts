@@ -3,11 +3,12 @@
 // (tslab silently aborts the cells after a failing one), and prints the cell with its stderr; the second block
 // checks that it really does, on small fixture notebooks.
 import * as fs from "fs";
+import * as os from "os";
 import * as path from "path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { NOTEBOOKS_DIR, ROOT, ensureKernelSpec, runNotebooks } from "./support/processes";
 
-const NOTEBOOK_TIMEOUT_MS = 15 * 60_000; // generous: a notebook's cells are meant to take seconds each
+const NOTEBOOK_TIMEOUT_MS = 15 * 60_000; // generous: the first test waits for the whole collection (about a minute)
 const FIXTURE_TIMEOUT_MS = 2 * 60_000;
 const notebooks = fs.existsSync(NOTEBOOKS_DIR) ? fs.readdirSync(NOTEBOOKS_DIR).filter((f) => f.endsWith(".ipynb")).sort() : [];
 const fixture = (name: string) => path.join(ROOT, "test", "fixtures", name);
@@ -16,21 +17,53 @@ beforeAll(async () => {
   await ensureKernelSpec();
 }, 60_000);
 
+interface SummaryEntry {
+  name: string;
+  ok: boolean;
+  seconds: number;
+  kernelStartSeconds: number;
+  failure: string | null;
+  cells: Array<[number, number]>;
+}
+
+// The whole collection runs once, in one runner, as `npm run handouts` runs it (each notebook with a fresh kernel,
+// the next kernel starting while the current notebook runs); each notebook is then its own test.
+interface CollectionRun {
+  code: number | null;
+  output: string;
+  summary: SummaryEntry[];
+}
+let collection: Promise<CollectionRun> | null = null;
+function runCollection(): Promise<CollectionRun> {
+  if (collection) return collection;
+  collection = (async () => {
+    const summaryFile = path.join(os.tmpdir(), `notebooks-test-${process.pid}.json`);
+    const r = await runNotebooks(
+      notebooks.map((n) => path.join(NOTEBOOKS_DIR, n)),
+      ["--summary", summaryFile],
+    );
+    const summary: SummaryEntry[] = fs.existsSync(summaryFile) ? JSON.parse(fs.readFileSync(summaryFile, "utf8")) : [];
+    fs.rmSync(summaryFile, { force: true });
+    return { code: r.code, output: r.output, summary };
+  })();
+  return collection;
+}
+
 describe("notebooks execute top to bottom in the tslab kernel", () => {
   it("there are notebooks to run", () => {
     expect(notebooks.length).toBeGreaterThan(0);
   });
 
-  // One test per notebook, run one after another (two cores; each run starts its own kernel).
   for (const name of notebooks) {
     it(
       name,
       async () => {
-        const r = await runNotebooks([path.join(NOTEBOOKS_DIR, name)]);
-        if (r.code !== 0) throw new Error(`${name} failed (exit ${r.code}) after ${r.seconds.toFixed(1)} s:\n${r.output}`);
-        const summary = r.output.split("\n").find((line) => line.includes(": ok in"));
-        expect(summary, r.output).toBeDefined();
-        console.log(summary?.trim());
+        const r = await runCollection();
+        const entry = r.summary.find((e) => e.name === name.replace(/\.ipynb$/, ""));
+        if (!entry) throw new Error(`${name}: no result from the runner (exit ${r.code}):\n${r.output.slice(-4000)}`);
+        if (!entry.ok) throw new Error(`${name} failed after ${entry.seconds.toFixed(1)} s:\n${entry.failure}`);
+        expect(entry.cells.length).toBeGreaterThan(0);
+        console.log(`${name}: ok in ${entry.seconds.toFixed(1)} s (kernel start ${entry.kernelStartSeconds.toFixed(1)} s, ${entry.cells.length} code cells)`);
       },
       NOTEBOOK_TIMEOUT_MS,
     );
@@ -70,6 +103,29 @@ describe("the notebook runner catches what nbclient lets through", () => {
       expect(r.output).toMatch(/runner-allowed-error: ok in/);
     },
     FIXTURE_TIMEOUT_MS,
+  );
+
+  it(
+    "runs several notebooks, one after another or --jobs 2 at once: a failing one does not stop the others, and the summary keeps the given order",
+    async () => {
+      for (const jobs of ["1", "2"]) {
+        const summaryFile = path.join(os.tmpdir(), `runner-jobs-${process.pid}-${jobs}.json`);
+        const r = await runNotebooks([fixture("runner-error.ipynb"), fixture("runner-allowed-error.ipynb")], ["--jobs", jobs, "--summary", summaryFile]);
+        expect(r.code, r.output).toBe(1);
+        expect(r.output).toMatch(/1 notebook\(s\) ran cleanly, 1 failed/);
+        const summary = JSON.parse(fs.readFileSync(summaryFile, "utf8")) as SummaryEntry[];
+        fs.rmSync(summaryFile, { force: true });
+        expect(summary.map((e) => [e.name, e.ok])).toEqual([
+          ["runner-error", false],
+          ["runner-allowed-error", true],
+        ]);
+        for (const e of summary) expect(e.kernelStartSeconds).toBeGreaterThan(0);
+      }
+      const bad = await runNotebooks([fixture("runner-allowed-error.ipynb")], ["--jobs", "0"]);
+      expect(bad.code).toBe(2);
+      expect(bad.output).toContain("--jobs must be an integer >= 1, got 0");
+    },
+    2 * FIXTURE_TIMEOUT_MS,
   );
 
   it(

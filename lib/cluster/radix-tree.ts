@@ -116,7 +116,13 @@ export class RadixNode<P = unknown> {
   /** Appends a child (the tree's job: its segment must not be a child already). */
   addChild(c: RadixNode<P>): void {
     let list = this.kids;
-    if (list === null) list = this.kids = [];
+    if (list === null) {
+      // Most nodes keep a single child: a one-slot array (an empty one would grow to 17 slots on its first push).
+      this.kids = [c];
+      this.used = 1;
+      this.childCount = 1;
+      return;
+    }
     const at = this.used++;
     if (at < list.length) list[at] = c;
     else list.push(c);
