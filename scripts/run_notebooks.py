@@ -250,14 +250,15 @@ def export_html(nb, name, title, html_dir, mathjax_url):
     return out
 
 
-def report(n, total, path, nb, failures, warnings, seconds, not_run, elapsed, kernel_seconds, args):
+def report(n, total, path, nb, failures, warnings, seconds, not_run, elapsed, kernel_seconds, kernel_wait, args):
     """Prints one notebook's outcome (and writes its HTML); returns its summary entry."""
     name = os.path.splitext(os.path.basename(path))[0]
     title, subtitle = title_of(nb, name)
     entry = {"notebook": os.path.relpath(path, ROOT), "name": name, "title": title, "subtitle": subtitle,
-             # wall seconds from taking the notebook to its last cell (waiting for its kernel included, if it was
-             # not ready yet); kernelStartSeconds: how long its kernel took to start (ahead of time, mostly)
-             "seconds": round(elapsed, 2), "kernelStartSeconds": round(kernel_seconds, 2),
+             # wall seconds from taking the notebook to its last cell, of which kernelWaitSeconds waiting for its
+             # kernel (0 when it was started ahead and ready); kernelStartSeconds: how long that kernel took to start
+             "seconds": round(elapsed, 2), "kernelWaitSeconds": round(kernel_wait, 2),
+             "kernelStartSeconds": round(kernel_seconds, 2),
              "ok": not failures, "html": None, "failure": None,
              # per executed code cell: [cell index, seconds]
              "cells": [[i, round(s, 3)] for i, s in sorted(seconds.items())]}
@@ -309,15 +310,17 @@ async def run_all(args, jobs):
                 stopping.append(asyncio.ensure_future(discard(ahead[0])))
                 ahead = None
             task = ahead[0] if ahead is not None else start(path)
-            ahead = (start(todo[0][1]), cwd_of(todo[0][1])) if todo and args.start_ahead else None
             print(f"[{n}/{total}] {os.path.relpath(path)} ...", flush=True)
             kernel = await take(task)
+            waited = time.monotonic() - t0
+            # The next notebook's kernel starts now, beside this notebook's cells (not beside this kernel's start).
+            ahead = (start(todo[0][1]), cwd_of(todo[0][1])) if todo and args.start_ahead else None
             nb, failures, warnings, seconds, not_run = await run_notebook(path, args.timeout, kernel, args.after_error_wait)
             elapsed = time.monotonic() - t0
             if not isinstance(kernel, BaseException):
                 stopping.append(asyncio.ensure_future(stop_kernel(kernel)))
             kernel_seconds = 0 if isinstance(kernel, BaseException) else kernel.seconds
-            entries[n - 1] = report(n, total, path, nb, failures, warnings, seconds, not_run, elapsed, kernel_seconds, args)
+            entries[n - 1] = report(n, total, path, nb, failures, warnings, seconds, not_run, elapsed, kernel_seconds, waited, args)
         if ahead is not None:
             stopping.append(asyncio.ensure_future(discard(ahead[0])))
 
