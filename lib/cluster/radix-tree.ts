@@ -43,16 +43,16 @@ export class RadixNode<P = unknown> {
   private slot = -1;
 
   constructor(
-    /** segment id; −1 for the root (the identity fields are fixed while the node is attached; a tree created
-     * with `recycle` reuses detached nodes) */
-    public segment: number,
+    /** segment id; −1 for the root (fixed while the node is attached; a tree created with `recycle` reuses
+     * detached nodes) */
+    readonly segment: number,
     /** tokens of the whole segment */
-    public tokens: number,
-    public parent: RadixNode<P> | null,
+    readonly tokens: number,
+    readonly parent: RadixNode<P> | null,
     /** tokens of all ancestors (the node's KV starts at this position) */
-    public prefixTokens: number,
+    readonly prefixTokens: number,
     /** segments from the root (root 0) */
-    public depth: number,
+    readonly depth: number,
     time: number,
   ) {
     this.held = tokens;
@@ -63,11 +63,12 @@ export class RadixNode<P = unknown> {
    * keeps counting, so stale LRU entries never match). */
   reuse(segment: number, tokens: number, parent: RadixNode<P>, prefixTokens: number, depth: number, time: number): void {
     if (this.attached || this.childCount !== 0) throw new Error(`reuse: node ${this.segment} is not a detached leaf`);
-    this.segment = segment;
-    this.tokens = tokens;
-    this.parent = parent;
-    this.prefixTokens = prefixTokens;
-    this.depth = depth;
+    const self = this as { -readonly [K in keyof RadixNode<P>]: RadixNode<P>[K] };
+    self.segment = segment;
+    self.tokens = tokens;
+    self.parent = parent;
+    self.prefixTokens = prefixTokens;
+    self.depth = depth;
     this.held = tokens;
     this.lastAccess = time;
     this.refs = 0;
@@ -115,7 +116,7 @@ export class RadixNode<P = unknown> {
 
   /** Appends a child (the tree's job: its segment must not be a child already). */
   addChild(c: RadixNode<P>): void {
-    let list = this.kids;
+    const list = this.kids;
     if (list === null) {
       // Most nodes keep a single child: a one-slot array (an empty one would grow to 17 slots on its first push).
       this.kids = [c];
