@@ -5,9 +5,10 @@ The one notebook runner of the project: `npm run handouts` and `test/notebooks.t
 
     /usr/bin/python3 scripts/run_notebooks.py [--jobs N] [--html-dir DIR] [--summary FILE] [--timeout S] NB.ipynb ...
 
-Every notebook gets a fresh kernel. The kernel for the next notebook is started while the current one runs (a tslab
-kernel takes about 2 s to start: node loading TypeScript and building its language service), so on two cores the
-start costs almost nothing; --jobs N runs N notebooks at once (default 1; each lane starts its next kernel early).
+Every notebook gets a fresh kernel. The kernel for the next notebook is started while the current one's cells run (a
+tslab kernel takes about 2.3 s to start, mostly TypeScript building its program), so on two cores most of that start
+hides behind the previous notebook (the whole collection: about 60 -> 51 s, bench/RESULTS.md); --no-start-ahead turns
+this off. --jobs N runs N notebooks at once (default 1; each lane starts its next kernel early).
 
 A notebook fails when a code cell
   - ends in an error (tslab reports it as execute_reply status "error" plus a stderr stream, not as an error output),
@@ -92,10 +93,10 @@ def title_of(nb, fallback):
 
 
 class Kernel:
-    """A kernel started ahead of its notebook: manager, ready client, and how long the start took."""
+    """A started kernel: its manager, a ready client, and how long the start took."""
 
-    def __init__(self, km, kc, cwd, seconds):
-        self.km, self.kc, self.cwd, self.seconds = km, kc, cwd, seconds
+    def __init__(self, km, kc, seconds):
+        self.km, self.kc, self.seconds = km, kc, seconds
 
 
 async def start_kernel(kernel_name, cwd, startup_timeout=120):
@@ -109,10 +110,10 @@ async def start_kernel(kernel_name, cwd, startup_timeout=120):
     try:
         await kc.wait_for_ready(timeout=startup_timeout)
     except Exception:
-        await stop_kernel(Kernel(km, kc, cwd, 0))
+        await stop_kernel(Kernel(km, kc, 0))
         raise
     kc.allow_stdin = False
-    return Kernel(km, kc, cwd, time.monotonic() - t0)
+    return Kernel(km, kc, time.monotonic() - t0)
 
 
 async def stop_kernel(kernel):
