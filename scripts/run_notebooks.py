@@ -7,7 +7,7 @@ The one notebook runner of the project: `npm run handouts` and `test/notebooks.t
 
 Every notebook gets a fresh kernel. The kernel for the next notebook is started while the current one's cells run (a
 tslab kernel takes about 2.3 s to start, mostly TypeScript building its program), so on two cores most of that start
-hides behind the previous notebook (the whole collection: about 60 -> 51 s, bench/RESULTS.md); --no-start-ahead turns
+hides behind the previous notebook (the whole collection: 59.8 s -> a median of 51-58 s, bench/RESULTS.md); --no-start-ahead turns
 this off. --jobs N runs N notebooks at once (default 1; each lane starts its next kernel early).
 
 A notebook fails when a code cell
