@@ -1,6 +1,8 @@
 // npm run demo -- <id> [--json] [--seed N] [--key=value …]   |   npm run demo -- --list
-import { getDemo, listDemos, runDemo } from "./demos/index";
+import { getDemo, runDemo } from "./demos/index";
 import { tableJson, tableText } from "./view/table";
+import { claimsText } from "./view/claims";
+import { demoListTable, helpTable } from "./view/help";
 
 function parseValue(raw: string): unknown {
   if (raw === "true") return true;
@@ -10,7 +12,7 @@ function parseValue(raw: string): unknown {
     try {
       return JSON.parse(raw);
     } catch {
-      throw new Error(`could not parse ${raw} as JSON`);
+      throw new Error(`无法把 ${raw} 读作 JSON`);
     }
   }
   if (raw.includes(",")) return raw.split(",").map(parseValue);
@@ -18,8 +20,13 @@ function parseValue(raw: string): unknown {
 }
 
 function usage(): string {
-  const lines = ["usage: npm run demo -- <id> [--json] [--seed N] [--key=value …]", "       npm run demo -- --list", "", "demos:"];
-  for (const d of listDemos()) lines.push(`  ${d.id.padEnd(6)} ${d.section.padEnd(6)} ${d.title}`);
+  const lines = [
+    "用法：npm run demo -- <演示编号> [--json] [--参数名=值 …]",
+    "      npm run demo -- <演示编号> --help    列出这个演示的参数（默认值、允许范围、含义）",
+    "      npm run demo -- --list",
+    "",
+    tableText(demoListTable()),
+  ];
   return lines.join("\n");
 }
 
@@ -28,9 +35,7 @@ export function main(argv: string[]): number {
   if (args.length === 0 || args.includes("--help") || args.includes("-h") || args.includes("--list")) {
     const id = args.find((a) => !a.startsWith("-"));
     if (id && !args.includes("--list")) {
-      const demo = getDemo(id);
-      console.log(`${demo.id} (${demo.section}) ${demo.title}\nparameters (defaults):`);
-      for (const [k, v] of Object.entries(demo.defaults)) console.log(`  --${k}=${JSON.stringify(v)}${demo.describe?.[k] ? `  ${demo.describe[k]}` : ""}`);
+      console.log(tableText(helpTable(id)));
     } else console.log(usage());
     return 0;
   }
@@ -44,11 +49,11 @@ export function main(argv: string[]): number {
       const eq = a.indexOf("=");
       if (eq > 0) overrides[a.slice(2, eq)] = parseValue(a.slice(eq + 1));
       else if (i + 1 < args.length && !args[i + 1].startsWith("--")) overrides[a.slice(2)] = parseValue(args[++i]);
-      else throw new Error(`option ${a} needs a value (--${a.slice(2)}=VALUE)`);
+      else throw new Error(`选项 ${a} 需要一个值（--${a.slice(2)}=值）`);
     } else if (!id) id = a;
-    else throw new Error(`unexpected argument ${a}`);
+    else throw new Error(`多余的参数 ${a}`);
   }
-  if (!id) throw new Error("no demo id given\n" + usage());
+  if (!id) throw new Error("没有给出演示编号\n" + usage());
   const demo = getDemo(id);
   // A single number for an array parameter means a one-element array.
   for (const [k, v] of Object.entries(overrides)) if (Array.isArray(demo.defaults[k]) && !Array.isArray(v)) overrides[k] = [v];
@@ -56,15 +61,23 @@ export function main(argv: string[]): number {
   const table = runDemo(id, overrides, { progress: (m) => process.stderr.isTTY && process.stderr.write(`\r${m}\x1b[K`) });
   if (process.stderr.isTTY) process.stderr.write("\r\x1b[K");
   if (json) console.log(JSON.stringify(tableJson(table), null, 2));
-  else console.log(`${tableText(table)}\n(${((Date.now() - started) / 1000).toFixed(1)} s)`);
+  else {
+    const judged = claimsText(table);
+    console.log(`${tableText(table)}${judged ? `\n\n${judged}` : ""}\n(${((Date.now() - started) / 1000).toFixed(1)} s)`);
+  }
   return 0;
 }
 
 if (require.main === module) {
+  // Piped into `head`, stdout closes early: stop quietly, as a Unix tool does.
+  process.stdout.on("error", (e: NodeJS.ErrnoException) => {
+    if (e.code === "EPIPE") process.exit(0);
+    throw e;
+  });
   try {
     process.exitCode = main(process.argv.slice(2));
   } catch (e) {
-    console.error(`error: ${(e as Error).message}`);
+    console.error(`错误：${(e as Error).message}`);
     process.exitCode = 2;
   }
 }

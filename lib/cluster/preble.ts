@@ -73,7 +73,7 @@ const OPTION_NAMES = [...Object.keys(PREBLE_DEFAULTS), "rebalanceAfter", "autosc
 
 /** Checks and completes Preble options (unknown names are rejected). */
 export function prebleOptions(replicas: number, kvCapacity: number, o: Record<string, unknown> = {}): PrebleOptions {
-  checkKnownKeys("router preble", o, OPTION_NAMES);
+  checkKnownKeys("路由器 preble ", o, OPTION_NAMES);
   const bool = (name: keyof PrebleOptions, fallback: boolean): boolean => {
     const v = o[name] ?? fallback;
     if (typeof v !== "boolean") throw new ParameterError(name, `must be true or false, got ${String(v)}`);

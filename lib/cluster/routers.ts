@@ -183,7 +183,7 @@ function threshold(options: Record<string, unknown>, fallback: number): number {
 }
 
 function checkNoUnknown(router: string, options: Record<string, unknown>, allowed: string[]): void {
-  checkKnownKeys(`router ${router}`, options, allowed);
+  checkKnownKeys(`路由器 ${router} `, options, allowed);
 }
 
 registerRouter("random", "uniformly random replica", (ctx, o) => {

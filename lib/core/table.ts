@@ -12,6 +12,8 @@ export type Format =
   | "percent1"
   | "sig3"
   | "text"
+  /** an identifier shown by its glossary name (lib/core/glossary.ts): "jsq" → "最短队列 (JSQ)" */
+  | "name"
   | ((value: unknown) => string);
 
 export interface Column {
@@ -33,6 +35,34 @@ export interface Table {
   columns: Column[];
   rows: Row[];
   notes?: string[];
+  /** the lecture's conclusions about this table, judged on its numbers (set by runDemo) */
+  claims?: ClaimResult[];
+  /** the parameters the demo ran with: its defaults merged with the caller's overrides (set by runDemo) */
+  params?: Record<string, unknown>;
+}
+
+/** holds: the numbers support the conclusion; fails: they contradict it; unjudged: these parameters do not give
+ * the rows or values the conclusion needs (`reason` says which). */
+export type Verdict = "holds" | "fails" | "unjudged";
+
+/** One judged conclusion (lib/demos/claims.ts evaluates a demo's claims into these). */
+export interface ClaimResult {
+  id: string;
+  /** the conclusion in our own Chinese words */
+  says: string;
+  /** the lecture's figure, where the lecture gives one */
+  lecture?: string;
+  verdict: Verdict;
+  /** our figure(s), computed from the table */
+  ours: string;
+  /** why it cannot be judged (verdict "unjudged"), or a remark on the judgement */
+  reason?: string;
+  /** how many seeds agree, where the claim rests on a ranking or a ratio over seeds */
+  seeds?: { agree: number; total: number };
+  /** where the lecture's reading and the released code differ: the verdict under each (the first is the default) */
+  readings?: Array<{ reading: string; verdict: Verdict; ours: string; reason?: string; seeds?: { agree: number; total: number } }>;
+  /** set when the judge failed with an unexpected error (a bug, caught so that a notebook never throws) */
+  error?: string;
 }
 
 /** Selects rows matching all given key/value pairs. */

@@ -1,6 +1,8 @@
-// The lecture's demos ("代码 0X 演示 Y") by id: parameters in, a Table out. Shared by notebooks, the CLI and tests.
+// The lecture's demos ("代码 0X 演示 Y") by id: parameters in, a Table and its judged claims out. Shared by
+// notebooks, the CLI and tests.
 import { ParameterError, checkKnownKeys } from "../core/errors";
 import type { Table } from "../core/table";
+import { Claim, evaluateClaims } from "./claims";
 
 export type DemoParams = Record<string, unknown>;
 
@@ -9,16 +11,28 @@ export interface DemoContext {
   progress?: (message: string) => void;
 }
 
+/** One parameter's documentation for help(): what it means and the values it accepts, in Chinese. */
+export interface ParamDoc {
+  /** what the parameter means, e.g. "副本数" */
+  meaning: string;
+  /** the allowed values, e.g. "1–64 的整数"; the same words the ParameterError uses */
+  range: string;
+}
+
 export interface Demo<P extends DemoParams = DemoParams> {
   id: string;
   /** lecture section, e.g. "§2.2" */
   section: string;
+  /** the demo's name in lists (no parameter values: the table's title, computed by run, carries those) */
   title: string;
   /** every parameter the demo takes, with its default; anything else is rejected */
   defaults: P;
-  /** one line per parameter for --help and the notebook */
-  describe?: Partial<Record<keyof P, string>>;
+  /** every parameter's meaning and allowed range (help(), --help) */
+  describe?: Partial<Record<keyof P, ParamDoc | string>>;
+  /** returns the table; its title and notes are computed from `params` (the values actually used) */
   run(params: P, context: DemoContext): Table;
+  /** the lecture's conclusions about this demo, judged on the table runDemo returns */
+  claims?: readonly Claim<P>[];
 }
 
 export function defineDemo<P extends DemoParams>(demo: Demo<P>): Demo<P> {
@@ -38,23 +52,39 @@ export function listDemos(): Demo[] {
 
 export function getDemo(id: string): Demo {
   const demo = registry.get(id);
-  if (!demo) throw new ParameterError("id", `unknown demo ${JSON.stringify(id)}; known: ${listDemos().map((d) => d.id).join(", ")}`);
+  if (!demo) throw new ParameterError("id", `没有演示 ${JSON.stringify(id)}；已有的演示：${listDemos().map((d) => d.id).join("、")}`);
   return demo;
 }
 
-/** Merges overrides into the defaults (rejecting unknown names and wrong types) and runs the demo. */
+/** A parameter's documentation as a ParamDoc (a plain string is a meaning without a stated range). */
+export function paramDoc(demo: Demo, key: string): ParamDoc | undefined {
+  const d = demo.describe?.[key];
+  if (d === undefined) return undefined;
+  return typeof d === "string" ? { meaning: d, range: "" } : d;
+}
+
+/** A copy of a demo's default parameters (the object a notebook cell starts from). */
+export function demoDefaults(id: string): DemoParams {
+  return JSON.parse(JSON.stringify(getDemo(id).defaults)) as DemoParams;
+}
+
+const kind = (v: unknown) => (Array.isArray(v) ? "array" : v === null ? "null" : typeof v);
+const KIND_NAMES: Record<string, string> = { array: "数组", number: "数", string: "字符串", boolean: "布尔值", object: "对象", null: "null" };
+
+/** Merges overrides into the defaults (rejecting unknown names and wrong types), runs the demo and judges its
+ * claims. The table carries the parameters used (`params`) and the judged claims (`claims`). */
 export function runDemo(id: string, overrides: DemoParams = {}, context: DemoContext = {}): Table {
   const demo = getDemo(id);
   const params: DemoParams = { ...demo.defaults };
-  checkKnownKeys(`demo ${id}`, overrides, Object.keys(demo.defaults), "parameter");
+  checkKnownKeys(`演示 ${id} `, overrides, Object.keys(demo.defaults), "parameter");
   for (const [key, value] of Object.entries(overrides)) {
     const expected = demo.defaults[key];
-    const kind = (v: unknown) => (Array.isArray(v) ? "array" : v === null ? "null" : typeof v);
     if (expected !== undefined && expected !== null && value !== undefined && kind(expected) !== kind(value)) {
-      throw new ParameterError(key, `must be of type ${kind(expected)} (default ${JSON.stringify(expected)}), got ${JSON.stringify(value)}`);
+      throw new ParameterError(key, `应为${KIND_NAMES[kind(expected)] ?? kind(expected)}（默认 ${JSON.stringify(expected)}），实际是 ${JSON.stringify(value)}`);
     }
     if (value !== undefined) params[key] = value;
   }
   const table = demo.run(params, context);
-  return { ...table, id };
+  const claims = evaluateClaims(demo.claims ?? [], table, params);
+  return { ...table, id, params, claims };
 }

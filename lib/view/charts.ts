@@ -1,5 +1,6 @@
 // Chart builders from a Table: axis titles come from the columns' labels and units.
 import type { Column, Table } from "../core/table";
+import { displayName } from "../core/glossary";
 import { headerText } from "./table";
 import type { Figure } from "./plot";
 
@@ -7,6 +8,14 @@ function column(table: Table, key: string): Column {
   const c = table.columns.find((col) => col.key === key);
   if (!c) throw new Error(`chart: column "${key}" not in table "${table.title}" (columns: ${table.columns.map((x) => x.key).join(", ")})`);
   return c;
+}
+
+/** A category or legend entry as the reader sees it: glossary names for "name" columns (and text columns whose
+ * values the glossary knows), the value itself otherwise. */
+function label(table: Table, key: string, value: unknown): string {
+  const c = table.columns.find((col) => col.key === key);
+  if (c && (c.format === "name" || c.format === "text" || c.format === undefined)) return displayName(value);
+  return String(value);
 }
 
 function groups(table: Table, key: string | undefined): Array<{ name: string; rows: Table["rows"] }> {
@@ -21,7 +30,7 @@ function groups(table: Table, key: string | undefined): Array<{ name: string; ro
     }
     (byName.get(name) as Table["rows"]).push(r);
   }
-  return order.map((name) => ({ name, rows: byName.get(name) as Table["rows"] }));
+  return order.map((name) => ({ name: label(table, key, name), rows: byName.get(name) as Table["rows"] }));
 }
 
 export interface ChartOptions {
@@ -36,11 +45,17 @@ export interface ChartOptions {
   yTitle?: string;
 }
 
+/** A log axis labels every decade with its value (1, 10, 100 …), not Plotly's leading digits ("2" for 20). */
+export function logAxis(): { type: "log"; dtick: number; exponentformat: "none" } {
+  return { type: "log", dtick: 1, exponentformat: "none" };
+}
+
 function axes(table: Table, o: ChartOptions): Figure["layout"] {
   return {
     title: o.title ?? table.title,
-    xaxis: { title: o.xTitle ?? headerText(column(table, o.x)), type: o.logX ? "log" : undefined },
-    yaxis: { title: o.yTitle ?? headerText(column(table, o.y)), type: o.logY ? "log" : undefined },
+    xaxis: { title: o.xTitle ?? headerText(column(table, o.x)), ...(o.logX ? logAxis() : {}) },
+    yaxis: { title: o.yTitle ?? headerText(column(table, o.y)), ...(o.logY ? logAxis() : {}) },
+    legend: o.group ? { title: { text: headerText(column(table, o.group)) } } : undefined,
   };
 }
 
@@ -50,7 +65,7 @@ export function bars(table: Table, o: ChartOptions): Figure {
     data: groups(table, o.group).map((g) => ({
       type: "bar",
       name: g.name,
-      x: g.rows.map((r) => String(r[o.x])),
+      x: g.rows.map((r) => label(table, o.x, r[o.x])),
       y: g.rows.map((r) => r[o.y]),
     })),
     // Bars stand on categories even when they look numeric (replicas 2, 4, 8 must not leave gaps at 3, 5, 6, 7).

@@ -1,20 +1,32 @@
 import type { Table } from "../core/table";
 import { displayHtml } from "./display";
 import { tableHtml, tableText } from "./table";
+import { claimsMarkdown } from "./claims";
 
 export * from "./table";
 export * from "./plot";
 export * from "./md";
 export * from "./charts";
 export { displayHtml, displayMarkdown, statusLine, kernel } from "./display";
+import { displayMarkdown } from "./display";
 export type { Rendered } from "./display";
 
 /** Renders a Table (HTML in the notebook, text elsewhere). Returns nothing so the cell does not echo it;
- * tableHtml / tableText give the strings. */
+ * tableHtml / tableText give the strings. Notes already shown in this session are folded ("说明同上"). */
 export function table(t: Table): void {
-  displayHtml({ html: tableHtml(t), text: tableText(t) });
+  displayHtml({ html: tableHtml(t, { foldRepeatedNotes: true }), text: tableText(t) });
+}
+
+/** A demo's table followed by its judged claims: the usual demo cell ends with report(t). */
+export function report(t: Table): void {
+  table(t);
+  const c = claimsMarkdown(t);
+  if (c) displayMarkdown(c);
 }
 
 /** Shows a Table; an alias that reads naturally in cells: show(runDemo("02.1")). */
 export const show = table;
 export { runDemoWithProgress } from "./run-demo";
+export * from "./claims";
+export * from "./help";
+export { displayName, displayNames, hasDisplayName, glossaryEntries } from "../core/glossary";

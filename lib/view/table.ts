@@ -1,13 +1,15 @@
 // HTML and plain-text renderings of the one Table type (lib/core/table.ts).
 import type { Column, Format, Row, Table } from "../core/table";
+import { displayName } from "../core/glossary";
 export type { Column, Format, Row, Table, Cell } from "../core/table";
 
 export function formatValue(value: unknown, format: Format = "sig3"): string {
   if (value === null || value === undefined) return "—";
   if (typeof format === "function") return format(value);
-  if (typeof value === "boolean") return value ? "yes" : "no";
+  if (format === "name") return displayName(value);
+  if (typeof value === "boolean") return value ? "是" : "否";
   if (typeof value !== "number") return String(value);
-  if (Number.isNaN(value)) return "n/a";
+  if (Number.isNaN(value)) return "—";
   if (!Number.isFinite(value)) return value > 0 ? "∞" : "−∞";
   switch (format) {
     case "int":
@@ -55,7 +57,23 @@ function isNumericColumn(table: Table, column: Column): boolean {
   return table.rows.some((r) => typeof r[column.key] === "number");
 }
 
-export function tableHtml(table: Table): string {
+// Notes a notebook's tables share (an overload rule, a warm-up rule) are printed in full the first time in a kernel
+// session and folded under "说明同上" after that, so a page does not repeat the same paragraph eight times.
+const notesShown = new Set<string>();
+
+/** Forgets which notes were shown (a new notebook run). */
+export function resetNotes(): void {
+  notesShown.clear();
+}
+
+function noteHtml(note: string, fold: boolean): string {
+  if (!fold) return `<li>${escapeHtml(note)}</li>`;
+  const head = note.length > 24 ? `${note.slice(0, 24)}…` : note;
+  return `<li><details><summary>${escapeHtml(head)}（说明同上）</summary>${escapeHtml(note)}</details></li>`;
+}
+
+/** The table as HTML. `foldRepeatedNotes`: notes already shown in this session are folded (the notebook's show()). */
+export function tableHtml(table: Table, options: { foldRepeatedNotes?: boolean } = {}): string {
   const head = table.columns
     .map((c) => {
       const unit = c.unit ? ` <span class="l11-unit">(${escapeHtml(c.unit)})</span>` : "";
@@ -73,7 +91,13 @@ export function tableHtml(table: Table): string {
         "</tr>",
     )
     .join("\n");
-  const notes = (table.notes ?? []).map((n) => `<li>${escapeHtml(n)}</li>`).join("");
+  const notes = (table.notes ?? [])
+    .map((n) => {
+      const fold = Boolean(options.foldRepeatedNotes) && notesShown.has(n);
+      if (options.foldRepeatedNotes) notesShown.add(n);
+      return noteHtml(n, fold);
+    })
+    .join("");
   return (
     `<div class="l11-table">` +
     `<div style="font-weight:bold;margin:4px 0">${escapeHtml(table.title)}</div>` +
@@ -113,13 +137,15 @@ export function displayWidth(text: string): number {
 }
 
 /** Rows as plain objects keyed by column key (the CLI's --json shape). */
-export function tableJson(table: Table): { id?: string; title: string; columns: Column[]; rows: Row[]; notes: string[] } {
+export function tableJson(table: Table): { id?: string; title: string; columns: Column[]; rows: Row[]; notes: string[]; params?: Record<string, unknown>; claims?: Table["claims"] } {
   return {
     id: table.id,
     title: table.title,
     columns: table.columns.map((c) => ({ key: c.key, label: c.label, unit: c.unit, format: typeof c.format === "function" ? undefined : c.format })),
     rows: table.rows.map((r) => Object.fromEntries(table.columns.map((c) => [c.key, r[c.key] ?? null]))),
     notes: table.notes ?? [],
+    params: table.params,
+    claims: table.claims,
   };
 }
 

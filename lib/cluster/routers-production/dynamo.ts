@@ -26,7 +26,7 @@ export const DYNAMO_ROUTER_DEFAULTS: Readonly<DynamoRouterOptions> = {
 const OPTION_NAMES = Object.keys(DYNAMO_ROUTER_DEFAULTS);
 
 export function dynamoRouterOptions(o: Record<string, unknown> = {}): DynamoRouterOptions {
-  checkKnownKeys("router dynamoKvRouter", o, OPTION_NAMES);
+  checkKnownKeys("路由器 dynamoKvRouter ", o, OPTION_NAMES);
   const d = DYNAMO_ROUTER_DEFAULTS;
   return {
     overlapWeight: checkNumber("overlapWeight", o.overlapWeight ?? d.overlapWeight, { min: 0 }),

@@ -34,7 +34,7 @@ export const GATEWAY_SCORER_DEFAULTS: Readonly<Omit<GatewayScorerOptions, "capac
 const OPTION_NAMES = [...Object.keys(GATEWAY_SCORER_DEFAULTS), "capacityTokens"];
 
 export function gatewayScorerOptions(kvCapacity: number, o: Record<string, unknown> = {}): GatewayScorerOptions {
-  checkKnownKeys("router gatewayPrefixScorer", o, OPTION_NAMES);
+  checkKnownKeys("路由器 gatewayPrefixScorer ", o, OPTION_NAMES);
   const d = GATEWAY_SCORER_DEFAULTS;
   return {
     queueWeight: checkNumber("queueWeight", o.queueWeight ?? d.queueWeight, { min: 0 }),

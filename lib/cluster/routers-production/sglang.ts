@@ -38,7 +38,7 @@ export const SGLANG_ROUTER_DEFAULTS: Readonly<SglangRouterOptions> = {
 const OPTION_NAMES = Object.keys(SGLANG_ROUTER_DEFAULTS);
 
 export function sglangRouterOptions(o: Record<string, unknown> = {}): SglangRouterOptions {
-  checkKnownKeys("router sglangRouter", o, OPTION_NAMES);
+  checkKnownKeys("路由器 sglangRouter ", o, OPTION_NAMES);
   const d = SGLANG_ROUTER_DEFAULTS;
   return {
     cacheThreshold: checkNumber("cacheThreshold", o.cacheThreshold ?? d.cacheThreshold, { min: 0, max: 1 }),

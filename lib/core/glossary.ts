@@ -1,0 +1,82 @@
+// The one glossary of reader-facing names: identifiers in code stay English (rows, tests and JSON use them); what a
+// reader sees is the Chinese name here, with the lecture's English terms where the lecture uses them (TTFT, E2, KV).
+// Pure data with no imports, so every layer may use it (demos for titles and notes, view for tables and legends);
+// lib/view re-exports it. An English edition is a second map with the same keys, not a rewrite.
+//
+// Each area of the lecture keeps its names in its own block below; add a name where its area is.
+
+const NAMES: Record<string, string> = {
+  // §1 classic dispatch: policies and job-size distributions
+  random: "随机",
+  roundRobin: "轮转",
+  jsq: "最短队列 (JSQ)",
+  powerOfTwo: "二选一",
+  leastWorkLeft: "最少剩余工作",
+  twoChoice: "二选一",
+  exponential: "指数分布",
+  boundedPareto: "有界 Pareto（重尾）",
+
+  // §2 workloads and routers
+  longDocQA: "长文档问答",
+  videoQA: "视频问答",
+  toolCalling: "工具调用",
+  toolCallingHotSpot: "工具调用（热点）",
+  programming: "编程",
+  agent: "智能体",
+  leastLoad: "最少负载",
+  prefixAffinity: "纯前缀亲和",
+  thresholdAffinity: "阈值亲和",
+  cacheAwareGuarded: "缓存感知 + 负载保护",
+  lowestIndex: "最小编号",
+
+  // §3 Preble configurations and local queue policies
+  baseline: "基线（轮转 + LPF）",
+  e2: "E2",
+  "e2+rebalance": "E2 + 再平衡",
+  preble: "完整 Preble",
+  fcfs: "FCFS",
+  lpf: "最长前缀优先 (LPF)",
+  priority: "优先级组",
+
+  // §4–§5 compound systems, optimizers, model routing
+  locateSolve: "定位-求解",
+  selfRefine: "自我修正",
+  debate: "辩论",
+  greedy: "贪心",
+  llmSelector: "LLMSelector",
+  exhaustive: "穷举",
+  bestSingle: "最好的单一模型",
+  randomSearch: "随机搜索",
+  cascade: "级联",
+  router: "路由器",
+  single: "单个模型",
+
+  // §6 production routers
+  sglangRouter: "SGLang 路由器",
+  sglangRouterLeastLoad: "SGLang 路由器（未命中 → 最少负载）",
+  dynamoKvRouter: "Dynamo KV 路由器",
+  gatewayPrefixScorer: "推理网关前缀打分",
+  smallestTree: "最小的树",
+};
+
+/** The reader-facing name of an identifier (policy, workload, configuration, system …); the identifier itself when
+ * the glossary has no entry (numbers, model letters, free text). */
+export function displayName(id: unknown): string {
+  const key = String(id);
+  return Object.prototype.hasOwnProperty.call(NAMES, key) ? NAMES[key] : key;
+}
+
+/** Whether the glossary names `id`. */
+export function hasDisplayName(id: string): boolean {
+  return Object.prototype.hasOwnProperty.call(NAMES, id);
+}
+
+/** "轮转、最短队列 (JSQ)" — several names joined the Chinese way. */
+export function displayNames(ids: readonly unknown[]): string {
+  return ids.map(displayName).join("、");
+}
+
+/** Every entry (for the glossary table in notebook 09 and for tests). */
+export function glossaryEntries(): Array<{ id: string; name: string }> {
+  return Object.keys(NAMES).map((id) => ({ id, name: NAMES[id] }));
+}

@@ -1,0 +1,137 @@
+// Claims: the lecture's conclusions about a demo, judged on the demo's own numbers. A demo declares them; runDemo
+// evaluates them into ClaimResults; notebooks render them (view/claims.ts), the CLI prints them, tests assert them.
+// A judge that cannot find what it needs says so (verdict "unjudged", naming the row or parameter): a reader's
+// changed parameter never makes a claim throw.
+import { displayName } from "../core/glossary";
+import type { Cell, ClaimResult, Row, Table, Verdict } from "../core/table";
+import { rowsWhere } from "../core/table";
+
+export type { ClaimResult, Verdict } from "../core/table";
+
+/** What a judge returns: whether the conclusion holds on these numbers, and our figure(s) in a short phrase. */
+export interface Judgement {
+  holds: boolean;
+  /** our figure(s), e.g. "9.7 → 4.1 个服务时间" */
+  ours: string;
+  /** a remark shown after the figures (e.g. what the numbers mean) */
+  remark?: string;
+  /** for a claim judged over seeds: how many seeds agree with the verdict on the mean */
+  seeds?: { agree: number; total: number };
+}
+
+/** A judgement under one reading of a paper (the lecture's, or the released code's). */
+export interface ReadingJudgement extends Judgement {
+  reading: string;
+}
+
+export interface Claim<P = Record<string, unknown>> {
+  id: string;
+  /** the conclusion, in our own Chinese words (no numbers: the figures come from the judge) */
+  says: string;
+  /** the lecture's figure where it gives one, e.g. "约 2 倍" or "3.88 对 5.35 秒" */
+  lecture?: string;
+  /** computes our figures and the verdict; may throw Unjudgeable (via need / needRow / cannotJudge) */
+  judge(table: Table, params: P): Judgement | ReadingJudgement[];
+}
+
+/** Thrown by a judge when the table or the parameters lack what the claim needs. */
+export class Unjudgeable extends Error {
+  constructor(readonly reason: string) {
+    super(reason);
+    this.name = "Unjudgeable";
+  }
+}
+
+export function cannotJudge(reason: string): never {
+  throw new Unjudgeable(reason);
+}
+
+/** "策略 = 最短队列 (JSQ)、刷新间隔 = 0" — a row selector in words. */
+export function describeMatch(table: Table, match: Record<string, Cell>): string {
+  return Object.entries(match)
+    .map(([k, v]) => {
+      const col = table.columns.find((c) => c.key === k);
+      return `${col ? col.label : k} = ${v === null || v === undefined ? "—" : displayName(v)}`;
+    })
+    .join("、");
+}
+
+/** The rows matching `match`; Unjudgeable when there are none. */
+export function needRows(table: Table, match: Record<string, Cell>): Row[] {
+  const rows = rowsWhere(table, match);
+  if (rows.length === 0) cannotJudge(`需要 ${describeMatch(table, match)} 的行，这组参数下没有`);
+  return rows;
+}
+
+/** The single row matching `match`; Unjudgeable when there is none (or several: say which parameter to narrow). */
+export function needRow(table: Table, match: Record<string, Cell>): Row {
+  const rows = needRows(table, match);
+  if (rows.length > 1) cannotJudge(`${describeMatch(table, match)} 对应 ${rows.length} 行，需要恰好一行`);
+  return rows[0];
+}
+
+/** The number in column `key` of the single row matching `match`. */
+export function need(table: Table, match: Record<string, Cell>, key: string): number {
+  const v = needRow(table, match)[key];
+  if (typeof v !== "number" || Number.isNaN(v)) cannotJudge(`${describeMatch(table, match)} 这一行没有 ${key} 的数值`);
+  return v;
+}
+
+/** A parameter value the claim needs to be present (e.g. refresh interval 0 in refreshIntervals). */
+export function needParam(condition: boolean, reason: string): void {
+  if (!condition) cannotJudge(reason);
+}
+
+/** Evaluates every claim of a demo on its table; never throws. */
+export function evaluateClaims<P>(claims: readonly Claim<P>[], table: Table, params: P): ClaimResult[] {
+  return claims.map((c) => evaluateClaim(c, table, params));
+}
+
+function verdictOf(j: Judgement): Verdict {
+  return j.holds ? "holds" : "fails";
+}
+
+function withRemark(j: Judgement): string {
+  return j.remark ? `${j.ours}（${j.remark}）` : j.ours;
+}
+
+export function evaluateClaim<P>(claim: Claim<P>, table: Table, params: P): ClaimResult {
+  const base = { id: claim.id, says: claim.says, lecture: claim.lecture };
+  try {
+    const judged = claim.judge(table, params);
+    if (Array.isArray(judged)) {
+      if (judged.length === 0) return { ...base, verdict: "unjudged", ours: "—", reason: "没有可判断的读法" };
+      const readings = judged.map((r) => ({ reading: r.reading, verdict: verdictOf(r), ours: withRemark(r), seeds: r.seeds }));
+      return { ...base, verdict: readings[0].verdict, ours: readings[0].ours, seeds: readings[0].seeds, readings };
+    }
+    return { ...base, verdict: verdictOf(judged), ours: withRemark(judged), seeds: judged.seeds };
+  } catch (e) {
+    if (e instanceof Unjudgeable) return { ...base, verdict: "unjudged", ours: "—", reason: e.reason };
+    const message = e instanceof Error ? e.message : String(e);
+    return { ...base, verdict: "unjudged", ours: "—", reason: `判断时出错：${message}`, error: message };
+  }
+}
+
+// Small helpers judges use to write their figures.
+
+/** A number with `digits` decimals. */
+export const f = (x: number, digits = 2): string => (Number.isFinite(x) ? x.toFixed(digits) : x > 0 ? "∞" : Number.isNaN(x) ? "—" : "−∞");
+/** A share as a whole percentage: 0.364 → "36%". */
+export const pct = (x: number, digits = 0): string => (Number.isFinite(x) ? `${(x * 100).toFixed(digits)}%` : "—");
+/** A ratio: 1.834 → "1.83×". */
+export const times = (x: number, digits = 2): string => `${f(x, digits)}×`;
+
+/** Mean, min and max of per-seed values, and a "均值 (范围 a–b)" phrase. */
+export function spread(values: readonly number[], digits = 2): { mean: number; min: number; max: number; text: string } {
+  if (values.length === 0) cannotJudge("没有种子的结果");
+  const mean = values.reduce((s, v) => s + v, 0) / values.length;
+  const min = Math.min(...values);
+  const max = Math.max(...values);
+  const text = values.length === 1 ? f(mean, digits) : `${f(mean, digits)}（${values.length} 个种子，范围 ${f(min, digits)}–${f(max, digits)}）`;
+  return { mean, min, max, text };
+}
+
+/** How many per-seed values satisfy `test` (for Judgement.seeds). */
+export function seedsAgreeing<T>(perSeed: readonly T[], test: (x: T) => boolean): { agree: number; total: number } {
+  return { agree: perSeed.filter(test).length, total: perSeed.length };
+}

@@ -1,0 +1,55 @@
+// Renders a demo's judged claims: one short paragraph a claim, the verdict first, our figures beside the lecture's.
+import type { ClaimResult, Table, Verdict } from "../core/table";
+import { displayMarkdown } from "./display";
+
+const MARK: Record<Verdict, string> = { holds: "✅ 成立", fails: "❌ 不成立", unjudged: "⚪ 无法判断" };
+
+/** The verdict in words ("✅ 成立" …). */
+export function verdictText(v: Verdict): string {
+  return MARK[v];
+}
+
+function seedsText(s: ClaimResult["seeds"]): string {
+  return s ? `；${s.total} 个种子中 ${s.agree} 个一致` : "";
+}
+
+function figures(ours: string, reason: string | undefined, seeds: ClaimResult["seeds"]): string {
+  if (ours === "—" && reason) return `（${reason}）`;
+  return `这里：${ours}${seeds ? seedsText(seeds) : ""}${reason ? `；${reason}` : ""}`;
+}
+
+/** One claim as a markdown list item (with sub-items per reading where the paper has two readings). */
+export function claimMarkdown(c: ClaimResult): string {
+  const lecture = c.lecture ? `讲义：${c.lecture}；` : "";
+  const head = `- **${MARK[c.verdict]}** · ${c.says}　${lecture}${c.readings && c.readings.length > 1 ? "" : figures(c.ours, c.reason, c.seeds)}`;
+  if (!c.readings || c.readings.length <= 1) return head;
+  const sub = c.readings.map((r) => `    - ${r.reading}：**${MARK[r.verdict]}** · ${figures(r.ours, r.reason, r.seeds)}`);
+  return [head, ...sub].join("\n");
+}
+
+/** The claims of a table as markdown (empty when it has none). */
+export function claimsMarkdown(table: Table): string {
+  const list = table.claims ?? [];
+  if (list.length === 0) return "";
+  return [`**结论核对**（${table.id ? `演示 ${table.id}，` : ""}由上表的数字判断）`, "", ...list.map(claimMarkdown)].join("\n");
+}
+
+/** Plain text for terminals (the CLI). */
+export function claimsText(table: Table): string {
+  const list = table.claims ?? [];
+  if (list.length === 0) return "";
+  const lines = ["结论核对："];
+  for (const c of list) {
+    lines.push(`  ${MARK[c.verdict]} [${c.id}] ${c.says}`);
+    if (c.lecture) lines.push(`      讲义：${c.lecture}`);
+    if (c.readings && c.readings.length > 1) for (const r of c.readings) lines.push(`      ${r.reading}：${MARK[r.verdict]} ${figures(r.ours, r.reason, r.seeds)}`);
+    else lines.push(`      ${figures(c.ours, c.reason, c.seeds)}`);
+  }
+  return lines.join("\n");
+}
+
+/** Renders the claims of a demo's table in the notebook (stdout elsewhere). */
+export function claims(table: Table): void {
+  const text = claimsMarkdown(table);
+  if (text) displayMarkdown(text);
+}
