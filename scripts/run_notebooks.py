@@ -233,14 +233,21 @@ def describe_failure(path, nb, failure, not_run):
     return "\n".join(lines)
 
 
+# Cells that only render prose or tables (help(), a claims paragraph) carry this tag; the handout shows their output
+# and leaves their source out (nbconvert's tag-based input removal), so a page reads like a book.
+HIDE_INPUT_TAG = "hide-input"
+
+
 def export_html(nb, name, title, html_dir, mathjax_url):
     from nbconvert import HTMLExporter
+    from nbconvert.preprocessors import TagRemovePreprocessor
 
     exporter = HTMLExporter(
         extra_template_basedirs=[os.path.join(ROOT, "scripts", "handout-template")],
         template_name="handout",
         mathjax_url=mathjax_url,
     )
+    exporter.register_preprocessor(TagRemovePreprocessor(remove_input_tags={HIDE_INPUT_TAG}, enabled=True), enabled=True)
     nb.metadata["title"] = title
     body, _ = exporter.from_notebook_node(nb, resources={"metadata": {"name": name}})
     # Links between notebooks ([02](02-cache-vs-balance.ipynb)) point at the sibling handout pages instead.

@@ -75,7 +75,7 @@ describe("tensor parallelism", () => {
     expect(tp4.decodeStep(1, 100)).toBeLessThan(weightSeconds * 1.5);
   });
   it("KV capacity per GPU under TP counts a shard of the weights and of the KV", () => {
-    expect(() => kvCapacityTokens(LLAMA3_70B, H100)).toThrow(/do not fit/);
+    expect(() => kvCapacityTokens(LLAMA3_70B, H100)).toThrow(/放不进/);
     const perGpu = kvCapacityTokens(LLAMA3_70B, H100, 0.9, 4);
     expect(perGpu).toBe(Math.floor((80e9 * 0.9 - weightBytes(LLAMA3_70B) / 4) / (kvBytesPerToken(LLAMA3_70B) / 4)));
   });
@@ -84,13 +84,13 @@ describe("tensor parallelism", () => {
 describe("bad input names the parameter", () => {
   it.each([
     [() => mistral.prefill(-1), /newTokens/],
-    [() => mistral.prefill(10.5), /newTokens.*integer/],
+    [() => mistral.prefill(10.5), /newTokens.*整数/],
     [() => mistral.prefill(100, -3), /cachedTokens/],
     [() => mistral.decodeStep(0, 10), /batchSize/],
     [() => mistral.step({ prefillTokens: [{ tokens: 1.5, cached: 0 }] }), /prefillTokens\[\]\.tokens/],
-    [() => new StepModel("GPT-9", A6000), /model.*unknown/],
-    [() => new StepModel(MISTRAL_7B, "TPU"), /gpu.*unknown/],
-    [() => new StepModel(MISTRAL_7B, A6000, { tp: 3 }), /tp: must divide/],
+    [() => new StepModel("GPT-9", A6000), /model：没有模型/],
+    [() => new StepModel(MISTRAL_7B, "TPU"), /gpu：没有 GPU/],
+    [() => new StepModel(MISTRAL_7B, A6000, { tp: 3 }), /tp：应能整除/],
     [() => kvCapacityTokens(MISTRAL_7B, A6000, 1.5), /memFraction/],
   ])("%#", (fn, message) => {
     expect(fn).toThrow(message);
@@ -103,15 +103,30 @@ describe("demos 00.1 and 00.2", () => {
     expect(t.rows.map((r) => r.promptTokens)).toEqual([1000, 2000, 4000, 8000, 16000, 32000]);
     for (const r of t.rows) expect(r.prefillSeconds).toBeCloseTo(mistral.prefill(r.promptTokens as number), 12);
     expect(t.notes?.join(" ")).toContain("219,089");
+    expect(t.claims?.map((c) => [c.id, c.verdict])).toEqual([["capacity", "holds"], ["miss-cost", "holds"], ["attention-grows", "holds"]]);
+  });
+  it("00.1's title names the hardware actually used, and its capacity claim cannot be judged on other hardware", () => {
+    const t = runDemo("00.1", { model: "LLAMA3_70B", gpu: "H100", tp: 4 });
+    expect(t.title).toContain("Llama-3-70B");
+    expect(t.title).toContain("TP4");
+    expect(t.claims?.find((c) => c.id === "capacity")?.verdict).toBe("unjudged");
   });
   it("00.2 throughput grows with batch size", () => {
     const t = runDemo("00.2", { contextTokens: [1000] });
     const tps = t.rows.map((r) => r.tokensPerSecond as number);
     for (let i = 1; i < tps.length; i++) expect(tps[i]).toBeGreaterThan(tps[i - 1]);
   });
+  it("00.2's claims hold at defaults; with batches up to 8 only, the KV claim says what it needs", () => {
+    expect(runDemo("00.2").claims?.map((c) => c.verdict)).toEqual(["holds", "holds", "holds"]);
+    const small = runDemo("00.2", { batchSizes: [1, 8] });
+    expect(small.claims?.[2].verdict).toBe("unjudged");
+    expect(small.claims?.[2].reason).toContain("批大小 ≥ 32");
+  });
   it("unknown or mistyped demo parameters are rejected", () => {
-    expect(() => runDemo("00.1", { gpus: "A100" })).toThrow(/gpus: is not a parameter/);
-    expect(() => runDemo("00.1", { tp: "4" })).toThrow(/tp: must be of type number/);
-    expect(() => runDemo("99.9")).toThrow(/unknown demo/);
+    expect(() => runDemo("00.1", { gpus: "A100" })).toThrow(/参数 gpus：不是演示 00\.1 的参数/);
+    expect(() => runDemo("00.1", { tp: "4" })).toThrow(/参数 tp：应为数/);
+    expect(() => runDemo("00.1", { gpu: "B200" })).toThrow(/参数 gpu：没有 GPU "B200"；可选：A6000/);
+    expect(() => runDemo("00.1", { promptTokens: [1000, -5] })).toThrow(/参数 promptTokens\[1\]：应为 ≥ 1 的整数，实际是 -5/);
+    expect(() => runDemo("99.9")).toThrow(/没有演示 "99\.9"/);
   });
 });

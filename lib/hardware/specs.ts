@@ -50,28 +50,32 @@ export const MISTRAL_7B = MODELS.MISTRAL_7B;
 export const LLAMA3_8B = MODELS.LLAMA3_8B;
 export const LLAMA3_70B = MODELS.LLAMA3_70B;
 
+/** The ids accepted by gpuById / modelById (help() lists them as the allowed values). */
+export const GPU_IDS: readonly string[] = Object.keys(GPUS);
+export const MODEL_IDS: readonly string[] = Object.keys(MODELS);
+
 export function gpuById(id: string): GpuSpec {
   const g = GPUS[id];
-  if (!g) throw new ParameterError("gpu", `unknown GPU ${JSON.stringify(id)}; known: ${Object.keys(GPUS).join(", ")}`);
+  if (!g) throw new ParameterError("gpu", `没有 GPU ${JSON.stringify(id)}；可选：${GPU_IDS.join("、")}`);
   return g;
 }
 
 export function modelById(id: string): ModelSpec {
   const m = MODELS[id];
-  if (!m) throw new ParameterError("model", `unknown model ${JSON.stringify(id)}; known: ${Object.keys(MODELS).join(", ")}`);
+  if (!m) throw new ParameterError("model", `没有模型 ${JSON.stringify(id)}；可选：${MODEL_IDS.join("、")}`);
   return m;
 }
 
 /** Accepts a spec object or its id; checks that a spec object is one of the known ones or well formed. */
 export function resolveModel(model: ModelSpec | string): ModelSpec {
   if (typeof model === "string") return modelById(model);
-  if (!model || typeof model !== "object" || typeof model.layers !== "number") throw new ParameterError("model", "must be a ModelSpec (e.g. MISTRAL_7B) or a model id");
+  if (!model || typeof model !== "object" || typeof model.layers !== "number") throw new ParameterError("model", "应为模型规格（如 MISTRAL_7B）或模型编号");
   return model;
 }
 
 export function resolveGpu(gpu: GpuSpec | string): GpuSpec {
   if (typeof gpu === "string") return gpuById(gpu);
-  if (!gpu || typeof gpu !== "object" || typeof gpu.bf16DenseFlops !== "number") throw new ParameterError("gpu", "must be a GpuSpec (e.g. A6000) or a GPU id");
+  if (!gpu || typeof gpu !== "object" || typeof gpu.bf16DenseFlops !== "number") throw new ParameterError("gpu", "应为 GPU 规格（如 A6000）或 GPU 编号");
   return gpu;
 }
 

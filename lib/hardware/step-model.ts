@@ -71,7 +71,7 @@ export class StepModel {
     const tp = options.tp ?? 1;
     checkInteger("tp", tp, { min: 1 });
     if (this.model.heads % tp !== 0 || this.model.kvHeads % tp !== 0) {
-      throw new ParameterError("tp", `must divide the model's ${this.model.heads} heads and ${this.model.kvHeads} KV heads, got ${tp}`);
+      throw new ParameterError("tp", `应能整除模型的 ${this.model.heads} 个注意力头和 ${this.model.kvHeads} 个 KV 头，实际是 ${tp}`);
     }
     this.tp = tp;
     const m = this.model;
@@ -112,8 +112,8 @@ export class StepModel {
     for (const chunk of batch.prefillTokens ?? []) {
       const t = chunk.tokens;
       const c = chunk.cached;
-      if (!(Number.isInteger(t) && t >= 0)) throw new ParameterError("prefillTokens[].tokens", `must be an integer ≥ 0, got ${String(t)}`);
-      if (!(Number.isInteger(c) && c >= 0)) throw new ParameterError("prefillTokens[].cached", `must be an integer ≥ 0, got ${String(c)}`);
+      if (!(Number.isInteger(t) && t >= 0)) throw new ParameterError("prefillTokens[].tokens", `应为 ≥ 0 的整数，实际是 ${String(t)}`);
+      if (!(Number.isInteger(c) && c >= 0)) throw new ParameterError("prefillTokens[].cached", `应为 ≥ 0 的整数，实际是 ${String(c)}`);
       if (t === 0) continue;
       prefillTokens += t;
       pairs += t * c + (t * (t + 1)) / 2;
@@ -124,7 +124,7 @@ export class StepModel {
     let decodeContext = 0;
     for (let i = 0; i < contexts.length; i++) {
       const c = contexts[i];
-      if (!(c >= 0)) throw new ParameterError("decodeContexts[]", `must be ≥ 0, got ${String(c)}`);
+      if (!(c >= 0)) throw new ParameterError("decodeContexts[]", `应为 ≥ 0 的数，实际是 ${String(c)}`);
       decodeContext += c;
     }
     return this.mixed(prefillTokens, pairs, cachedRead, contexts.length, decodeContext, prefillRequests);
@@ -186,8 +186,8 @@ export function kvCapacityTokens(model: ModelSpec | string, gpu: GpuSpec | strin
   const g = resolveGpu(gpu);
   checkNumber("memFraction", memFraction, { above: 0, max: 1 });
   checkInteger("tp", tp, { min: 1 });
-  if (m.heads % tp !== 0 || m.kvHeads % tp !== 0) throw new ParameterError("tp", `must divide the model's ${m.heads} heads and ${m.kvHeads} KV heads, got ${tp}`);
+  if (m.heads % tp !== 0 || m.kvHeads % tp !== 0) throw new ParameterError("tp", `应能整除模型的 ${m.heads} 个注意力头和 ${m.kvHeads} 个 KV 头，实际是 ${tp}`);
   const free = g.memoryBytes * memFraction - weightBytes(m) / tp;
-  if (free <= 0) throw new ParameterError("gpu", `${m.name} weights (${(weightBytes(m) / tp / 1e9).toFixed(1)} GB per GPU) do not fit in ${memFraction} of ${g.name}'s ${g.memoryBytes / 1e9} GB`);
+  if (free <= 0) throw new ParameterError("gpu", `${m.name} 的权重（每块 GPU ${(weightBytes(m) / tp / 1e9).toFixed(1)} GB）放不进 ${g.name} ${g.memoryBytes / 1e9} GB 显存的 ${memFraction}；试试更大的 tp`);
   return Math.floor(free / (kvBytesPerToken(m) / tp));
 }

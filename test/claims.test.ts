@@ -1,0 +1,103 @@
+// Claims: every demo owns its conclusions. At default parameters each claim is judged (none "unjudged"); under
+// perturbed parameters (a subset of a list, another seed, smaller runs) every demo still runs and every claim
+// renders without an exception — a reader's changed parameter never breaks a cell.
+import { describe, expect, it } from "vitest";
+import { ParameterError } from "../lib/core/errors";
+import { listDemos, runDemo, getDemo, paramDoc } from "../lib/demos/index";
+import { claimsMarkdown, claimsText } from "../lib/view/claims";
+import { tableHtml, tableText } from "../lib/view/table";
+import { evaluateClaim, need, needRow } from "../lib/demos/claims";
+import type { Table } from "../lib/core/table";
+import { ALLOWED_ERRORS, SMALL } from "./support/demo-sizes";
+
+const CJK = /[\u4e00-\u9fff]/;
+
+/** Parameter sets derived from a base: the base, another seed, and every list cut to its first / last element. */
+function perturbations(id: string): Array<{ label: string; params: Record<string, unknown>; key?: string }> {
+  const demo = getDemo(id);
+  const base = SMALL[id] ?? {};
+  const merged: Record<string, unknown> = { ...demo.defaults, ...base };
+  const out: Array<{ label: string; params: Record<string, unknown>; key?: string }> = [{ label: "small", params: base }];
+  if (typeof merged.seed === "number") out.push({ label: "seed + 1", params: { ...base, seed: (merged.seed as number) + 1 }, key: "seed" });
+  if (typeof merged.seed === "string") out.push({ label: "another seed", params: { ...base, seed: `${merged.seed}-b` }, key: "seed" });
+  for (const [k, v] of Object.entries(merged)) {
+    if (!Array.isArray(v) || v.length < 2) continue;
+    out.push({ label: `${k} = [first]`, params: { ...base, [k]: [v[0]] }, key: k });
+    out.push({ label: `${k} = [last]`, params: { ...base, [k]: [v[v.length - 1]] }, key: k });
+  }
+  return out;
+}
+
+describe("claims at default parameters", () => {
+  for (const d of listDemos()) {
+    it(`${d.id} declares claims, and at its defaults each is judged`, () => {
+      expect(d.claims?.length ?? 0, `demo ${d.id} has no claims`).toBeGreaterThan(0);
+      const t = runDemo(d.id);
+      for (const c of t.claims ?? []) {
+        expect(c.error, `${d.id}/${c.id}: ${c.error}`).toBeUndefined();
+        expect(c.verdict, `${d.id}/${c.id} cannot be judged at defaults: ${c.reason}`).not.toBe("unjudged");
+        expect(CJK.test(c.says), `${d.id}/${c.id}: the claim is not in Chinese`).toBe(true);
+      }
+      expect(new Set((t.claims ?? []).map((c) => c.id)).size).toBe(t.claims?.length);
+    });
+  }
+});
+
+describe("claims survive changed parameters", () => {
+  for (const d of listDemos()) {
+    it(`${d.id}: every perturbation runs and renders`, () => {
+      for (const p of perturbations(d.id)) {
+        let t: Table;
+        try {
+          t = runDemo(d.id, p.params);
+        } catch (e) {
+          const allowed = p.key !== undefined && ALLOWED_ERRORS[d.id]?.[p.key] !== undefined;
+          if (e instanceof ParameterError && allowed) continue;
+          throw new Error(`${d.id} with ${p.label}: ${(e as Error).message}`);
+        }
+        for (const c of t.claims ?? []) expect(c.error, `${d.id} with ${p.label}, claim ${c.id}: ${c.error}`).toBeUndefined();
+        expect(() => claimsMarkdown(t) + claimsText(t) + tableHtml(t) + tableText(t)).not.toThrow();
+      }
+    });
+  }
+});
+
+describe("the reading surface is Chinese", () => {
+  for (const d of listDemos()) {
+    it(`${d.id}: name, parameters and table headers`, () => {
+      expect(CJK.test(d.title), `demo ${d.id}'s name "${d.title}"`).toBe(true);
+      for (const k of Object.keys(d.defaults)) {
+        const doc = paramDoc(d, k);
+        expect(doc && CJK.test(doc.meaning), `${d.id}: parameter ${k} has no Chinese meaning`).toBe(true);
+        expect(doc?.range, `${d.id}: parameter ${k} has no allowed range`).toBeTruthy();
+      }
+    });
+  }
+});
+
+describe("judge helpers", () => {
+  const t: Table = { title: "t", columns: [{ key: "policy", label: "策略", format: "name" }, { key: "mean", label: "平均" }], rows: [{ policy: "jsq", mean: 2 }] };
+  it("need returns the cell, and a missing row makes the claim unjudged with the row named in Chinese", () => {
+    expect(need(t, { policy: "jsq" }, "mean")).toBe(2);
+    const c = evaluateClaim({ id: "x", says: "随机更慢", judge: (tb) => ({ holds: need(tb, { policy: "random" }, "mean") > 1, ours: "" }) }, t, {});
+    expect(c.verdict).toBe("unjudged");
+    expect(c.reason).toContain("策略 = 随机");
+    expect(c.error).toBeUndefined();
+  });
+  it("an unexpected error is caught and flagged, never thrown", () => {
+    const c = evaluateClaim({ id: "y", says: "说", judge: () => { throw new TypeError("boom"); } }, t, {});
+    expect(c.verdict).toBe("unjudged");
+    expect(c.error).toBe("boom");
+  });
+  it("two readings: the first is the verdict, both are listed", () => {
+    const c = evaluateClaim({ id: "z", says: "说", judge: () => [{ reading: "讲义的读法", holds: true, ours: "a" }, { reading: "发布的代码", holds: false, ours: "b" }] }, t, {});
+    expect(c.verdict).toBe("holds");
+    expect(c.readings?.map((r) => r.verdict)).toEqual(["holds", "fails"]);
+    expect(claimsText({ ...t, claims: [c] })).toContain("发布的代码：❌ 不成立");
+  });
+  it("needRow refuses an ambiguous selector", () => {
+    const t2: Table = { ...t, rows: [{ policy: "jsq", mean: 1 }, { policy: "jsq", mean: 2 }] };
+    const c = evaluateClaim({ id: "w", says: "说", judge: (tb) => ({ holds: Boolean(needRow(tb, { policy: "jsq" })), ours: "" }) }, t2, {});
+    expect(c.reason).toContain("2 行");
+  });
+});
