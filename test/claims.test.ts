@@ -75,6 +75,24 @@ describe("the reading surface is Chinese", () => {
   }
 });
 
+describe("table headers are Chinese", () => {
+  it("at least 80% of the column headers over every demo's table at defaults contain Chinese", () => {
+    let chinese = 0;
+    let total = 0;
+    const english: string[] = [];
+    for (const d of listDemos()) {
+      const t = runDemo(d.id);
+      for (const c of t.columns) {
+        total++;
+        if (CJK.test(c.label)) chinese++;
+        else english.push(`${d.id}:${c.label}`);
+      }
+      expect(CJK.test(t.title), `${d.id}'s table title "${t.title}"`).toBe(true);
+    }
+    expect(chinese / total, `headers without Chinese: ${english.join(" | ")}`).toBeGreaterThanOrEqual(0.8);
+  });
+});
+
 describe("judge helpers", () => {
   const t: Table = { title: "t", columns: [{ key: "policy", label: "策略", format: "name" }, { key: "mean", label: "平均" }], rows: [{ policy: "jsq", mean: 2 }] };
   it("need returns the cell, and a missing row makes the claim unjudged with the row named in Chinese", () => {
