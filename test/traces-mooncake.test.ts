@@ -20,6 +20,7 @@ import {
   MOONCAKE_ATTRIBUTION,
   mooncakeConversationFile,
   mooncakeSummary,
+  mooncakeSummaryTable,
   parseMooncakeText,
   TraceFormatError,
   traceWindow,
@@ -225,6 +226,16 @@ describe("the shipped Mooncake conversation trace", () => {
     expect(curve[curve.length - 1]).toBeLessThanOrEqual(s.infiniteCache.tokenHitRate);
     expect(s.attribution.license).toMatch(/Apache License 2\.0/);
     expect(s.attribution.cite).toMatch(/FAST 2025/);
+  });
+
+  it("the reader's table of the statistics (notebook 02 §2.1) is Chinese and reads the summary", () => {
+    const t = mooncakeSummaryTable();
+    const byFigure = Object.fromEntries(t.rows.map((r) => [r.figure, r.value]));
+    expect(byFigure["请求数"]).toBe("12,031 个");
+    expect(byFigure["无限缓存的命中上界"]).toBe("按块 36.6%，按 token 37.4%");
+    expect(byFigure["以同一个块开头的请求"]).toBe("100.0%（块 0）");
+    expect(t.notes?.join(" ")).toMatch(/Apache License 2\.0.*FAST 2025/);
+    expect(t.notes?.join(" ")).toMatch(/约能放 428 块/);
   });
 
   it("a window of the trace by minutes", () => {

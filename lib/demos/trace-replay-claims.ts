@@ -61,7 +61,7 @@ export const TRACE_REPLAY_CLAIMS: readonly Claim[] = [
   },
   {
     id: "cache-aware-hits-more",
-    says: "看缓存的路由器命中率明显高于只看负载的，但绝对值都很小",
+    says: "看缓存的路由器命中率明显高于只看负载的",
     judge: (t) => {
       const ok = t.rows.filter((r) => !r.overloaded);
       const ca = ok.filter(cacheAware);

@@ -6,6 +6,9 @@ import * as fs from "fs";
 import * as path from "path";
 import { dataDir, readDataJson } from "../core/data";
 import { checkInteger, checkNumber, ParameterError } from "../core/errors";
+import type { Row, Table } from "../core/table";
+import { resolveGpu, resolveModel } from "../hardware/specs";
+import { kvCapacityTokens } from "../hardware/step-model";
 import { BlockTraceSummary, summarizeBlockTrace } from "./block-stats";
 import { TraceFileMissingError } from "./azure";
 import { BlockTrace, blockTokensOf, loadMooncakeTraceSync } from "./mooncake";
@@ -171,4 +174,45 @@ export function blockTraceRequests(trace: BlockTrace, window: Pick<TraceWindow, 
     };
   }
   return out;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// The §2.1 table of the trace's own statistics (from the committed summary; no trace needed).
+
+const int = (x: number) => Math.round(x).toLocaleString("en-US");
+const pct1 = (x: number) => `${(x * 100).toFixed(1)}%`;
+
+/** The trace's statistics as a reader's table: one row per figure, values written out with their units. */
+export function mooncakeSummaryTable(summary: MooncakeSummary = mooncakeSummary()): Table {
+  const s = summary;
+  const blockTokens = s.blockTokens;
+  const lru = Object.entries(s.lruTokenHitRate).map(([blocks, hit]) => `${int(Number(blocks))} 块 ${pct1(hit)}`);
+  const rows: Row[] = [
+    { figure: "请求数", value: `${int(s.requests)} 个` },
+    { figure: "时长", value: `${s.durationMinutes.toFixed(1)} 分钟` },
+    { figure: "平均到达率", value: `${s.meanRate.toFixed(2)} 请求/秒（按分钟算 ${s.perMinuteRate.min.toFixed(2)}–${s.perMinuteRate.max.toFixed(2)}）` },
+    { figure: "提示长度", value: `平均 ${int(s.inputTokens.mean)}，中位数 ${int(s.inputTokens.p50)}，P99 ${int(s.inputTokens.p99)}，最长 ${int(s.inputTokens.max)} token` },
+    { figure: "输出长度", value: `平均 ${int(s.outputTokens.mean)}，中位数 ${int(s.outputTokens.p50)}，最长 ${int(s.outputTokens.max)} token（提示是输出的 ${s.inputOutputRatio.toFixed(0)} 倍）` },
+    { figure: "每个请求的块数", value: `平均 ${s.blocksPerRequest.mean.toFixed(1)}，中位数 ${int(s.blocksPerRequest.p50)}，最多 ${int(s.blocksPerRequest.max)}（每块 ${blockTokens} token）` },
+    { figure: "不同的块", value: `${int(s.distinctBlocks)} 个，共被用到 ${int(s.totalBlocks)} 次` },
+    { figure: "以同一个块开头的请求", value: `${pct1(s.sharedFirstBlock.share)}（块 ${s.sharedFirstBlock.id}）` },
+    { figure: "无限缓存的命中上界", value: `按块 ${pct1(s.infiniteCache.blockHitRate)}，按 token ${pct1(s.infiniteCache.tokenHitRate)}` },
+    { figure: "复用距离（LRU 栈距离）", value: `中位数 ${int(s.reuseDistanceBlocks.p50)} 块（约 ${int((s.reuseDistanceBlocks.p50 * blockTokens) / 10000)} 万 token），P90 ${int(s.reuseDistanceBlocks.p90)} 块` },
+    { figure: "距上次使用的时间", value: `中位数 ${int(s.reuseSeconds.p50)} 秒，P90 ${int(s.reuseSeconds.p90)} 秒` },
+    { figure: "一个 LRU 缓存的命中率（按 token）", value: lru.join("；") },
+  ];
+  return {
+    id: "mooncake-summary",
+    title: "Mooncake 对话 trace（Kimi，FAST '25）的统计",
+    columns: [
+      { key: "figure", label: "指标", format: "text" },
+      { key: "value", label: "数值", format: "text" },
+    ],
+    rows,
+    notes: [
+      `数据：${s.attribution.dataset}；${s.attribution.license}。引用：${s.attribution.cite}`,
+      `命中上界：假设缓存无限大、从空开始，一个块只要之前有请求用过就算命中。复用距离：一个块两次使用之间用到的其他不同块的个数；LRU 缓存装得下比它多的块，这次复用才能命中。一块 A6000 跑 Mistral-7B 时约能放 ${(kvCapacityTokens(resolveModel("MISTRAL_7B"), resolveGpu("A6000")) / blockTokens).toFixed(0)} 块的 KV。`,
+      `由 ${s.generatedBy} 算出，存在 data/mooncake-conversation-summary.json。`,
+    ],
+  };
 }
