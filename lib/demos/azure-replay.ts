@@ -161,7 +161,7 @@ export const azureReplay = defineDemo<typeof DEFAULTS>({
       rows,
       notes: [
         `${traceText}。两种到达方式都取前 ${requestCount} 个到达，平移到从 0 开始，再整体缩放，使这次运行实现的请求率 (请求数 − 1) ÷ (最后一个到达 − 第一个) 恰好是 ${rate} 请求/秒：负载一样重，差别只在突发。运行时长：泊松 ${spans[POISSON_ARRIVALS].map((s) => s.toFixed(0)).join("、")} 秒，Azure ${spans[azureId].map((s) => s.toFixed(0)).join("、")} 秒。`,
-        `负载：${Math.round(toolShare * 100)}% 工具调用 + ${Math.round((1 - toolShare) * 100)}% 视频问答，按种子随机交错；${replicas} 个副本，每个是一块 A6000 上的 Mistral-7B；前 20% 的请求是预热，不计入指标。表中数字是${seedText}。`,
+        `负载：${Math.round(toolShare * 100)}% 工具调用 + ${Math.round((1 - toolShare) * 100)}% 视频问答，按种子随机交错；${replicas} 个副本，每个是一块 A6000 上的 Mistral-7B；前 20% 的请求是预热，不计入指标。表中数字：${seedText}。`,
         "Preble 把 trace 的到达时刻乘以 0.7 回放；我们改为缩放到选定的实现请求率，这样泊松与 trace 两次运行的负载相同。",
         '"过载"指至少一个种子的队列在运行结束时仍在增长，这时的数字取决于运行多长。',
       ],
