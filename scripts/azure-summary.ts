@@ -5,7 +5,8 @@
 import * as fs from "fs";
 import * as path from "path";
 import { dataDir } from "../lib/core/data";
-import { computeAzureSummary, locateAzureTraces } from "../lib/traces/azure";
+import { locateAzureTraces } from "../lib/traces/azure";
+import { computeAzureSummary } from "../lib/traces/azure-summary";
 
 const args = process.argv.slice(2);
 const dir = args.find((a) => a.startsWith("--dir="))?.slice("--dir=".length);

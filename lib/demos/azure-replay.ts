@@ -11,7 +11,9 @@ import type { Row } from "../core/table";
 import { configurationOptions, CONFIGURATION_NAMES } from "../cluster/preble-configs";
 import { mixedWorkload } from "../cluster/mix";
 import { simulateCluster } from "../cluster/simulate";
-import { azureArrivals, azureSummary, AZURE_TRACE_KINDS, AzureTraceKind } from "../traces/azure";
+import { AZURE_TRACE_KINDS, AzureTraceKind } from "../traces/azure";
+import { azureArrivals } from "../traces/azure-arrivals";
+import { azureSummary } from "../traces/azure-summary";
 import { defineDemo } from "./registry";
 import { AZURE_REPLAY_CLAIMS, perSeedKey } from "./azure-replay-claims";
 

@@ -10,7 +10,7 @@ import type { Row, Table } from "../core/table";
 import { resolveGpu, resolveModel } from "../hardware/specs";
 import { kvCapacityTokens } from "../hardware/step-model";
 import { BlockTraceSummary, summarizeBlockTrace } from "./block-stats";
-import { TraceFileMissingError } from "./azure";
+import { TraceFileMissingError } from "./read-text";
 import { BlockTrace, blockTokensOf, loadMooncakeTraceSync } from "./mooncake";
 
 export const MOONCAKE_CONVERSATION_FILE = "conversation_trace.jsonl";

@@ -102,3 +102,11 @@ export async function forEachLine(file: string, onLine: (line: string) => void):
   for await (const t of textChunks(file)) splitter.push(t);
   splitter.end();
 }
+
+/** A trace file that is not there: the message names the file, the folder and how it was chosen. */
+export class TraceFileMissingError extends Error {
+  constructor(readonly file: string, message: string) {
+    super(message);
+    this.name = "TraceFileMissingError";
+  }
+}
