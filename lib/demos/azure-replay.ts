@@ -7,14 +7,14 @@ import { ArrivalProcess, poissonProcess } from "../core/arrivals";
 import { dataDir } from "../core/data";
 import { checkInteger, checkNonEmpty, checkNumber, checkOneOf, ParameterError } from "../core/errors";
 import { displayName } from "../core/glossary";
-import type { Row } from "../core/table";
+import type { Column, Row } from "../core/table";
 import { configurationOptions, CONFIGURATION_NAMES } from "../cluster/preble-configs";
-import { mixedWorkload } from "../cluster/mix";
+import { MixPart, mixedWorkload } from "../cluster/mix";
 import { simulateCluster } from "../cluster/simulate";
 import { AZURE_TRACE_KINDS, AzureTraceKind } from "../traces/azure";
 import { azureArrivals } from "../traces/azure-arrivals";
 import { azureSummary } from "../traces/azure-summary";
-import { defineDemo } from "./registry";
+import { defineDemo, DemoContext } from "./registry";
 import { AZURE_REPLAY_CLAIMS, perSeedKey } from "./azure-replay-claims";
 
 /** Arrival identifiers of the table's rows (glossary names: 泊松到达, Azure … 的到达时刻). */
@@ -71,6 +71,64 @@ const DEFAULTS = {
 
 const METRICS = ["meanLatency", "p99Latency", "meanTTFT", "meanTPOT", "hitRate"] as const;
 
+const COLUMNS: Column[] = [
+  { key: "arrivals", label: "到达方式", format: "name" },
+  { key: "policy", label: "配置", format: "name" },
+  { key: "realisedRate", label: "实现的请求率", unit: "请求/秒", format: "fixed2" },
+  { key: "meanLatency", label: "平均延迟", unit: "秒", format: "fixed2" },
+  { key: "p99Latency", label: "P99 延迟", unit: "秒", format: "fixed2" },
+  { key: "meanTTFT", label: "平均 TTFT", unit: "秒", format: "fixed2" },
+  { key: "meanTPOT", label: "平均 TPOT", unit: "秒", format: "fixed3" },
+  { key: "hitRate", label: "命中率", format: "percent1" },
+  { key: "overloaded", label: "过载" },
+];
+
+interface ProcessRun {
+  arrivals: string;
+  process: ArrivalProcess;
+  parts: MixPart[];
+  requestCount: number;
+  configurations: string[];
+  replicas: number;
+  seeds: number;
+  seed0: number;
+}
+
+/** One arrival process: every configuration on seeds seed0 … seed0 + seeds − 1; a row per configuration with the
+ * mean over seeds and, for the claims, each seed's value (perSeedKey). */
+function runProcess(o: ProcessRun, context: DemoContext): { rows: Row[]; spans: number[] } {
+  const perSeed = o.configurations.map(() => [] as Array<Record<string, number>>);
+  const realised: number[] = [];
+  const spans: number[] = [];
+  for (let k = 0; k < o.seeds; k++) {
+    const seed = o.seed0 + k;
+    const workload = mixedWorkload({ parts: o.parts, requestCount: o.requestCount, arrivals: o.process, seed });
+    const times = workload.requests.map((r) => r.arrival);
+    realised.push(realisedRate(times));
+    spans.push(times[times.length - 1]);
+    o.configurations.forEach((configuration, j) => {
+      context.progress?.(`03.6：${displayName(o.arrivals)}，${displayName(configuration)}，种子 ${seed}`);
+      const m = simulateCluster({ requests: workload.requests, replicas: o.replicas, seed, replicationSamples: 0, ...configurationOptions(configuration) }).metrics;
+      perSeed[j].push({ meanLatency: m.meanLatency, p99Latency: m.p99Latency, meanTTFT: m.meanTTFT, meanTPOT: m.meanTPOT, hitRate: m.hitRate, overloaded: m.overloaded ? 1 : 0 });
+    });
+  }
+  const rows = o.configurations.map((policy, j) => {
+    const row: Row = { arrivals: o.arrivals, policy, realisedRate: realised.reduce((a, b) => a + b, 0) / o.seeds };
+    for (const key of METRICS) {
+      const values = perSeed[j].map((s) => s[key]);
+      row[key] = values.reduce((a, b) => a + b, 0) / o.seeds;
+      // per-seed values for the claims (not shown as columns)
+      values.forEach((v, k) => (row[perSeedKey(key, k)] = v));
+    }
+    const over = perSeed[j].filter((s) => s.overloaded).length;
+    row.overloaded = over > 0;
+    row.overloadedSeeds = over;
+    row.seeds = o.seeds;
+    return row;
+  });
+  return { rows, spans };
+}
+
 export const azureReplay = defineDemo<typeof DEFAULTS>({
   id: "03.6",
   section: "§3.6",
@@ -105,42 +163,16 @@ export const azureReplay = defineDemo<typeof DEFAULTS>({
       [POISSON_ARRIVALS, atRealisedRate(poissonProcess(rate), rate)],
       [azureId, atRealisedRate(azure, rate)],
     ];
-    const parts = [
+    const parts: MixPart[] = [
       { workload: "toolCalling", share: toolShare },
       { workload: "videoQA", share: 1 - toolShare },
     ];
     const rows: Row[] = [];
     const spans: Record<string, number[]> = {};
     for (const [arrivals, process] of processes) {
-      const perSeed = configurations.map(() => [] as Array<Record<string, number> & { overloaded: number }>);
-      const realised: number[] = [];
-      spans[arrivals] = [];
-      for (let k = 0; k < seeds; k++) {
-        const seed = seed0 + k;
-        const workload = mixedWorkload({ parts, requestCount, arrivals: process, seed });
-        const times = workload.requests.map((r) => r.arrival);
-        realised.push(realisedRate(times));
-        spans[arrivals].push(times[times.length - 1]);
-        configurations.forEach((configuration, j) => {
-          context.progress?.(`03.6：${displayName(arrivals)}，${displayName(configuration)}，种子 ${seed}`);
-          const m = simulateCluster({ requests: workload.requests, replicas, seed, replicationSamples: 0, ...configurationOptions(configuration) }).metrics;
-          perSeed[j].push({ meanLatency: m.meanLatency, p99Latency: m.p99Latency, meanTTFT: m.meanTTFT, meanTPOT: m.meanTPOT, hitRate: m.hitRate, overloaded: m.overloaded ? 1 : 0 });
-        });
-      }
-      configurations.forEach((policy, j) => {
-        const row: Row = { arrivals, policy, realisedRate: realised.reduce((a, b) => a + b, 0) / seeds };
-        for (const key of METRICS) {
-          const values = perSeed[j].map((s) => s[key]);
-          row[key] = values.reduce((a, b) => a + b, 0) / seeds;
-          // per-seed values for the claims (not shown as columns)
-          values.forEach((v, k) => (row[perSeedKey(key, k)] = v));
-        }
-        const over = perSeed[j].filter((s) => s.overloaded).length;
-        row.overloaded = over > 0;
-        row.overloadedSeeds = over;
-        row.seeds = seeds;
-        rows.push(row);
-      });
+      const run = runProcess({ arrivals, process, parts, requestCount, configurations, replicas, seeds, seed0 }, context);
+      rows.push(...run.rows);
+      spans[arrivals] = run.spans;
     }
     const seedText = seeds === 1 ? `种子 ${seed0}` : `${seeds} 个种子（${seed0}–${seed0 + seeds - 1}）的平均`;
     const traceText =
@@ -149,17 +181,7 @@ export const azureReplay = defineDemo<typeof DEFAULTS>({
         : `拟合的两状态突发过程（按要求使用，不是真实 trace；参数来自 data/azure-2023-summary.json）`;
     return {
       title: `同样的实现请求率 ${rate} 请求/秒：泊松到达对 Azure ${kind === "code" ? "编程" : "对话"} trace ${source === "trace" ? "的到达时刻" : "的拟合过程"}（${replicas} 个副本，${requestCount} 个请求，${seedText}）`,
-      columns: [
-        { key: "arrivals", label: "到达方式", format: "name" },
-        { key: "policy", label: "配置", format: "name" },
-        { key: "realisedRate", label: "实现的请求率", unit: "请求/秒", format: "fixed2" },
-        { key: "meanLatency", label: "平均延迟", unit: "秒", format: "fixed2" },
-        { key: "p99Latency", label: "P99 延迟", unit: "秒", format: "fixed2" },
-        { key: "meanTTFT", label: "平均 TTFT", unit: "秒", format: "fixed2" },
-        { key: "meanTPOT", label: "平均 TPOT", unit: "秒", format: "fixed3" },
-        { key: "hitRate", label: "命中率", format: "percent1" },
-        { key: "overloaded", label: "过载" },
-      ],
+      columns: COLUMNS,
       rows,
       notes: [
         `${traceText}。两种到达方式都取前 ${requestCount} 个到达，平移到从 0 开始，再整体缩放，使这次运行实现的请求率 (请求数 − 1) ÷ (最后一个到达 − 第一个) 恰好是 ${rate} 请求/秒：负载一样重，差别只在突发。运行时长：泊松 ${spans[POISSON_ARRIVALS].map((s) => s.toFixed(0)).join("、")} 秒，Azure ${spans[azureId].map((s) => s.toFixed(0)).join("、")} 秒。`,

@@ -3,7 +3,7 @@
 // and each router's hit rate is set against what an infinite cache would hit on the same requests.
 import { checkInteger, checkNonEmpty, checkNumber, checkOneOf, ParameterError } from "../core/errors";
 import { displayName } from "../core/glossary";
-import type { Row } from "../core/table";
+import type { Column, Row } from "../core/table";
 import { CLUSTER_CONFIGURATIONS, configurationOptions } from "../cluster/preble-configs";
 import "../cluster/routers-production/index";
 import { routerNames } from "../cluster/routers";
@@ -56,6 +56,32 @@ const DEFAULTS = {
   seed: 1,
 };
 
+/** What the routers are measured against on the window: the infinite-cache bound (same warm-up, the simulator's
+ * way of counting), one LRU cache as large as the cluster's KV memory, and the share opening with the same block. */
+function windowReference(trace: BlockTrace, w: TraceWindow, replicas: number, capacity: number): { bound: number; pooledLru: number; sharedFirst: number } {
+  const warmupCount = Math.min(w.count - 1, Math.floor(w.count * WARMUP));
+  const bound = infiniteCacheHitRate(trace, w.first, w.count, warmupCount);
+  const pooledLru = lruTokenHitRate(blockReuse(trace, w.first, w.count), Math.floor((replicas * capacity) / trace.blockTokens));
+  let same = 0;
+  const firstBlock = trace.blockIds[trace.blockStart[w.first]];
+  for (let i = w.first; i < w.first + w.count; i++) if (trace.blockIds[trace.blockStart[i]] === firstBlock) same++;
+  return { bound, pooledLru, sharedFirst: same / w.count };
+}
+
+const COLUMNS: Column[] = [
+  { key: "load", label: "目标负载", format: "fixed2" },
+  { key: "rate", label: "到达率", unit: "请求/秒", format: "fixed2" },
+  { key: "policy", label: "路由器", format: "name" },
+  { key: "hitRate", label: "命中率", format: "percent1" },
+  { key: "boundShare", label: "达到上界的比例", format: "percent0" },
+  { key: "meanLatency", label: "平均延迟", unit: "秒", format: "fixed1" },
+  { key: "p99Latency", label: "P99 延迟", unit: "秒", format: "fixed1" },
+  { key: "meanTTFT", label: "平均 TTFT", unit: "秒", format: "fixed2" },
+  { key: "p99TTFT", label: "P99 TTFT", unit: "秒", format: "fixed1" },
+  { key: "maxShare", label: "最忙副本的份额", format: "percent0" },
+  { key: "overloaded", label: "过载" },
+];
+
 export const traceReplay = defineDemo<typeof DEFAULTS>({
   id: "06.4",
   section: "§2.1 · §6",
@@ -91,14 +117,7 @@ export const traceReplay = defineDemo<typeof DEFAULTS>({
     if (largest > capacity) throw new ParameterError("gpu", `${gpuId} 上一个副本的 KV 只放得下 ${capacity.toLocaleString("en-US")} 个 token，窗口里最长的请求要 ${largest.toLocaleString("en-US")} 个；请换显存更大的 GPU 或换一段窗口`);
 
     const demand = windowDemand(trace, window, step, 512);
-    const warmupCount = Math.min(window.count - 1, Math.floor(window.count * WARMUP));
-    const bound = infiniteCacheHitRate(trace, window.first, window.count, warmupCount);
-    const reuse = blockReuse(trace, window.first, window.count);
-    const pooledBlocks = Math.floor((replicas * capacity) / trace.blockTokens);
-    const pooledLru = lruTokenHitRate(reuse, pooledBlocks);
-    let sharedFirst = 0;
-    const firstBlock = trace.blockIds[trace.blockStart[window.first]];
-    for (let i = window.first; i < window.first + window.count; i++) if (trace.blockIds[trace.blockStart[i]] === firstBlock) sharedFirst++;
+    const { bound, pooledLru, sharedFirst } = windowReference(trace, window, replicas, capacity);
 
     const rows: Row[] = [];
     const scales: string[] = [];
@@ -126,32 +145,21 @@ export const traceReplay = defineDemo<typeof DEFAULTS>({
           // the same in every row, kept out of the columns (the notes state them) for the claims to read
           bound,
           pooledLru,
-          sharedFirstBlock: sharedFirst / window.count,
+          sharedFirstBlock: sharedFirst,
         });
       }
     }
     const minutesShown = ((window.toSeconds - window.fromSeconds) / 60).toFixed(1);
     const whole = window.count === trace.inputTokens.length;
+    const toMinute = Number(Math.min(p.fromMinute + p.minutes, trace.arrivalSeconds[trace.arrivalSeconds.length - 1] / 60).toFixed(1));
     const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
     return {
-      title: `重放 Mooncake 对话 trace：${whole ? "整份 trace" : `第 ${p.fromMinute}–${p.fromMinute + p.minutes} 分钟`}（${window.count.toLocaleString("en-US")} 个请求），${replicas} 个副本（${model.name} / ${gpu.name}）`,
-      columns: [
-        { key: "load", label: "目标负载", format: "fixed2" },
-        { key: "rate", label: "到达率", unit: "请求/秒", format: "fixed2" },
-        { key: "policy", label: "路由器", format: "name" },
-        { key: "hitRate", label: "命中率", format: "percent1" },
-        { key: "boundShare", label: "达到上界的比例", format: "percent0" },
-        { key: "meanLatency", label: "平均延迟", unit: "秒", format: "fixed1" },
-        { key: "p99Latency", label: "P99 延迟", unit: "秒", format: "fixed1" },
-        { key: "meanTTFT", label: "平均 TTFT", unit: "秒", format: "fixed2" },
-        { key: "p99TTFT", label: "P99 TTFT", unit: "秒", format: "fixed1" },
-        { key: "maxShare", label: "最忙副本的份额", format: "percent0" },
-        { key: "overloaded", label: "过载" },
-      ],
+      title: `重放 Mooncake 对话 trace：${whole ? "整份 trace" : `第 ${p.fromMinute}–${toMinute} 分钟`}（${window.count.toLocaleString("en-US")} 个请求），${replicas} 个副本（${model.name} / ${gpu.name}）`,
+      columns: COLUMNS,
       rows,
       notes: [
         `数据：Mooncake 对话 trace（Kimi 的线上服务，FAST '25，Apache-2.0；data/mooncake-fast25/）。窗口内 ${window.count} 个请求、${minutesShown} 分钟，原始到达率 ${demand.rate.toFixed(2)} 请求/秒；每个提示按 512 token 一块给出哈希编号，相同的前几块 = 相同的前缀，这里每块成为一个提示段（最后一块可能不满）。`,
-        `无限缓存的命中上界（同一批请求、同样先用前 ${Math.round(WARMUP * 100)}% 预热，按模拟器的算法：每个提示的最后一个 token 总要算）：${pct(bound)}；整份 trace 按块算是 ${pct(mooncakeSummary().infiniteCache.blockHitRate)}。窗口里 ${pct(sharedFirst / window.count)} 的请求以同一个块开头。把 ${replicas} 个副本的 KV 显存（每个 ${capacity.toLocaleString("en-US")} token）合成一个理想的 LRU 缓存，命中率为 ${pct(pooledLru)}。`,
+        `无限缓存的命中上界（同一批请求、同样先用前 ${Math.round(WARMUP * 100)}% 预热，按模拟器的算法：每个提示的最后一个 token 总要算）：${pct(bound)}；整份 trace 按块算是 ${pct(mooncakeSummary().infiniteCache.blockHitRate)}。窗口里 ${pct(sharedFirst)} 的请求以同一个块开头。把 ${replicas} 个副本的 KV 显存（每个 ${capacity.toLocaleString("en-US")} token）合成一个理想的 LRU 缓存，命中率为 ${pct(pooledLru)}。`,
         `trace 来自 Kimi——一个比 Mistral-7B 大得多的模型、跑在大得多的集群上（还有 Mooncake 的分布式 KV 池）。这里只借用它的到达时刻、长度和前缀共享，换到讲义的纸上 GPU 上重放：延迟的绝对值不代表 Kimi 的服务。`,
         `缩放：负载 = 到达率 × 无缓存时一个提示的平均 prefill 时间（这里 ${demand.prefillSeconds.toFixed(2)} 秒）÷ 副本数；为达到目标负载，把窗口内的到达时刻整体乘以一个系数——请求的先后、突发的形状、提示与共享关系都不变，只有快慢变了。${scales.join("；")}。decode 不计入这个负载，所以负载 1 之前集群就可能过载。`,
         `预热：缓存从空开始，窗口内前 ${Math.round(WARMUP * 100)}% 的请求不计入指标。"过载"指队列在运行结束时仍在增长，这时的数字取决于运行多长。`,
