@@ -1,11 +1,12 @@
 // Regenerates data/azure-2023-summary.json from the Azure LLM inference trace CSVs (CC BY 4.0; cite Splitwise, ISCA 2024).
 //   npx tsx scripts/azure-summary.ts [--dir=/path/to/azure-llm-2023] [--check]
-// The folder defaults to $AZURE_TRACE_DIR, then ../shared/data/azure-llm-2023 beside the project.
+// The folder defaults to $AZURE_TRACE_DIR, then the project's data/azure-llm-2023 (gzip-compressed CSVs).
 // --check compares with the committed file instead of writing it (exit code 1 when they differ).
 import * as fs from "fs";
 import * as path from "path";
 import { dataDir } from "../lib/core/data";
-import { computeAzureSummary, locateAzureTraces } from "../lib/traces/azure";
+import { locateAzureTraces } from "../lib/traces/azure";
+import { computeAzureSummary } from "../lib/traces/azure-summary";
 
 const args = process.argv.slice(2);
 const dir = args.find((a) => a.startsWith("--dir="))?.slice("--dir=".length);

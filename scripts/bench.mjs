@@ -8,6 +8,7 @@
 //   queues          the §1 queue simulations at full size                                bench/dispatch.ts
 //   lecture         every notebook executed in the tslab kernel, and each one alone      bench/lecture.ts
 //   golden          every demo at default parameters vs bench/golden/*.json (--update)   bench/golden.ts
+//   trace-replay    the whole Mooncake trace through one router on 8 replicas (< 2 s)      bench/trace-replay.ts
 //
 // Each bench file runs once (with tsx) even when it produces several names (or a name comes from several files:
 // their metrics are merged), prints one JSON object with --json, and this script keeps the names asked for. With --json, stdout is ONE merged object
@@ -29,6 +30,7 @@ export const BENCHES = [
   { name: "queues", file: "dispatch.ts", args: [], about: "the §1 queue simulations at full size" },
   { name: "lecture", file: "lecture.ts", args: [], about: "every notebook in the tslab kernel (whole collection and each alone)" },
   { name: "golden", file: "golden.ts", args: [], about: "every demo at default parameters vs bench/golden/*.json (same seed → same numbers)" },
+  { name: "trace-replay", file: "trace-replay.ts", args: [], about: "the whole Mooncake conversation trace (12,031 requests) through one router on 8 replicas, its load and demo 06.4" },
 ];
 
 // Headline metrics under the names the issue uses (e.g. e2-burst.toolCallingDecisionsPerSec), copied from the

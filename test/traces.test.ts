@@ -1,6 +1,8 @@
+import * as crypto from "crypto";
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
+import * as zlib from "zlib";
 import { afterAll, describe, expect, it } from "vitest";
 import { mmppStatistics, rng } from "../lib/core";
 import {
@@ -156,24 +158,42 @@ describe("Azure traces: location, summary, table, arrivals", () => {
   fs.writeFileSync(path.join(fakeDir, AZURE_TRACE_FILES.conv), GOOD);
   fs.writeFileSync(path.join(fakeDir, AZURE_TRACE_FILES.code), GOOD.replace(/\r\n2023-11-16 18:16:00.0000000,91,16$/, ""));
 
-  it("finds the CSVs from the dir option, then AZURE_TRACE_DIR, and reports absence without throwing", () => {
+  it("finds the CSVs from the dir option, then AZURE_TRACE_DIR, then the project's data/ copy; reports absence without throwing", () => {
     const missing = locateAzureTraces({ dir: path.join(tmp, "nowhere") });
     expect(missing.available).toBe(false);
     expect(missing.origin).toBe("option");
-    expect(missing.message).toMatch(/not found.*AzureLLMInferenceTrace_conv\.csv, AzureLLMInferenceTrace_code\.csv/);
+    expect(missing.message).toMatch(/not found.*AzureLLMInferenceTrace_conv\.csv\.gz \(or AzureLLMInferenceTrace_conv\.csv\), AzureLLMInferenceTrace_code\.csv\.gz/);
     expect(locateAzureTraces({ dir: fakeDir })).toMatchObject({ available: true, origin: "option", dir: fakeDir });
     const saved = process.env.AZURE_TRACE_DIR;
     try {
       process.env.AZURE_TRACE_DIR = fakeDir;
       expect(locateAzureTraces()).toMatchObject({ available: true, origin: "environment", dir: fakeDir });
+      delete process.env.AZURE_TRACE_DIR;
+      // a fresh clone: the shipped copy under data/, gzip-compressed, nothing from ../shared
+      const shipped = locateAzureTraces();
+      expect(shipped).toMatchObject({ available: true, origin: "default", dir: path.resolve(__dirname, "..", "data", "azure-llm-2023") });
+      expect(shipped.files.code).toMatch(/data[\\/]azure-llm-2023[\\/]AzureLLMInferenceTrace_code\.csv\.gz$/);
     } finally {
       if (saved === undefined) delete process.env.AZURE_TRACE_DIR;
       else process.env.AZURE_TRACE_DIR = saved;
     }
-    if (!process.env.AZURE_TRACE_DIR) expect(where.dir).toBe(path.resolve(__dirname, "..", "..", "shared", "data", "azure-llm-2023"));
   });
 
-  it.skipIf(!where.available)(`the summary recomputed from the CSVs equals data/azure-2023-summary.json${where.available ? "" : ` — skipped: ${where.message}`}`, () => {
+  it("the shipped .gz files inflate to the published CSVs (sha256 as in data/README.md), the licence beside them", () => {
+    const dir = path.resolve(__dirname, "..", "data", "azure-llm-2023");
+    const sha = (f: string) => crypto.createHash("sha256").update(zlib.gunzipSync(fs.readFileSync(path.join(dir, f)))).digest("hex");
+    expect(sha("AzureLLMInferenceTrace_conv.csv.gz")).toBe("2f1e5b666d4e3055fdbba98598ce2ec307767b9064e03e2fa46676dbcc7d0bf8");
+    expect(sha("AzureLLMInferenceTrace_code.csv.gz")).toBe("54e9a6d2a4bd06ba1e060304b900abbc74cbea53de96506e60fe5bb4f2277fb6");
+    expect(fs.readFileSync(path.join(dir, "LICENSE-CC-BY-4.0.txt"), "utf8")).toMatch(/Attribution 4\.0 International/);
+    const readme = fs.readFileSync(path.resolve(__dirname, "..", "data", "README.md"), "utf8");
+    for (const f of ["conv", "code"]) {
+      const gz = fs.readFileSync(path.join(dir, `AzureLLMInferenceTrace_${f}.csv.gz`));
+      expect(readme).toContain(crypto.createHash("sha256").update(gz).digest("hex"));
+    }
+  });
+
+  it("the summary recomputed from the shipped (gzip) CSVs equals data/azure-2023-summary.json", () => {
+    expect(where.available).toBe(true);
     expect(JSON.parse(JSON.stringify(computeAzureSummary({ dir: where.dir })))).toEqual(azureSummary());
   });
 
@@ -217,23 +237,44 @@ describe("Azure traces: location, summary, table, arrivals", () => {
     expect(table.notes?.join(" ")).toMatch(/CC BY 4\.0.*Splitwise/);
   });
 
-  it("azureArrivals replays the CSV when present, falls back to the fitted process when not, and scales time", () => {
+  it("azureArrivals replays the real trace by default, uses the fitted process only when asked, and scales time", () => {
     const replay = azureArrivals("conv", { dir: fakeDir, timeScale: 0.7 });
     expect(replay.source).toBe("trace");
     const t = replay.times(rng(1), 4);
     expect(t[3]).toBeCloseTo(13.31941 * 0.7, 12);
     expect(replay.meanRate).toBeCloseTo(3 / 13.31941 / 0.7, 12);
-    const fallback = azureArrivals("code", { dir: path.join(tmp, "nowhere") });
-    expect(fallback.source).toBe("synthetic");
-    expect(fallback.description).toMatch(/not found/);
-    expect(fallback.meanRate).toBeCloseTo(azureSummary().traces.code.meanRate, 4);
+    // the shipped copy
+    const shipped = azureArrivals("code");
+    expect(shipped.source).toBe("trace");
+    expect(shipped.description).toMatch(/AzureLLMInferenceTrace_code\.csv\.gz/);
+    expect(shipped.meanRate).toBeCloseTo(azureSummary().traces.code.meanRate, 4);
+    // no silent fallback: a missing file is an error naming the file
+    expect(() => azureArrivals("code", { dir: path.join(tmp, "nowhere") })).toThrow(/nowhere[\\/]AzureLLMInferenceTrace_code\.csv\.gz not found/);
+    expect(() => azureArrivals("code", { source: "auto" as never })).toThrow(/source/);
+    const synthetic = azureArrivals("code", { source: "synthetic" });
+    expect(synthetic.source).toBe("synthetic");
+    expect(synthetic.description).toMatch(/asked for/);
+    expect(synthetic.meanRate).toBeCloseTo(azureSummary().traces.code.meanRate, 4);
     const scaled = azureArrivals("code", { source: "synthetic", timeScale: 0.5 });
-    expect(scaled.meanRate).toBeCloseTo(2 * fallback.meanRate, 9);
-    const a = fallback.times(rng(4), 100);
+    expect(scaled.meanRate).toBeCloseTo(2 * synthetic.meanRate, 9);
+    const a = synthetic.times(rng(4), 100);
     const b = scaled.times(rng(4), 100);
     for (let i = 0; i < 100; i++) expect(b[i]).toBeCloseTo(a[i] * 0.5, 9);
-    expect(() => azureArrivals("code", { dir: path.join(tmp, "nowhere"), source: "trace" })).toThrow(/AZURE_TRACE_DIR/);
     expect(() => azureArrivals("code", { timeScale: -1 })).toThrow(/timeScale/);
     expect(() => azureArrivals("chat" as never)).toThrow(/kind/);
+  });
+
+  it("reads a gzip-compressed CSV like the plain one (both loaders), and names a corrupt one", async () => {
+    const plain = write("g.csv", GOOD);
+    const gz = path.join(tmp, "g.csv.gz");
+    fs.writeFileSync(gz, zlib.gzipSync(GOOD));
+    const a = await loadBoth(plain);
+    const b = await loadBoth(gz);
+    expect({ ...b, source: a.source }).toEqual(a);
+    expect(b.name).toBe("g");
+    const bad = path.join(tmp, "bad.csv.gz");
+    fs.writeFileSync(bad, zlib.gzipSync(GOOD).subarray(0, 30));
+    expect(() => loadTraceSync(bad)).toThrow(/bad\.csv\.gz: not a readable gzip file/);
+    await expect(loadTrace(bad)).rejects.toThrow(/bad\.csv\.gz: not a readable gzip file/);
   });
 });

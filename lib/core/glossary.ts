@@ -57,6 +57,11 @@ const NAMES: Record<string, string> = {
   dynamoKvRouter: "Dynamo KV 路由器",
   gatewayPrefixScorer: "推理网关前缀打分",
   smallestTree: "最小的树",
+
+  // traces: arrival processes of 03.6 (the replay demo 06.4 uses the router names above)
+  poissonArrivals: "泊松到达",
+  azureCodeArrivals: "Azure 编程 trace 的到达时刻",
+  azureConvArrivals: "Azure 对话 trace 的到达时刻",
 };
 
 /** The reader-facing name of an identifier (policy, workload, configuration, system …); the identifier itself when

@@ -8,6 +8,7 @@ import { prebleDemos } from "./preble";
 import { modelRoutingDemos } from "./model-routing";
 import { sinceThenDemos } from "./since-then";
 import { azureReplay } from "./azure-replay";
+import { traceReplay } from "./trace-replay";
 
 export * from "./registry";
 export { routingCurveLabel } from "./model-routing";
@@ -22,3 +23,4 @@ for (const demo of prebleDemos) registerDemo(demo);
 for (const demo of sinceThenDemos) registerDemo(demo);
 for (const demo of modelRoutingDemos) registerDemo(demo);
 registerDemo(azureReplay);
+registerDemo(traceReplay);

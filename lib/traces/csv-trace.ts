@@ -1,5 +1,6 @@
 // Loader for request traces in the Azure LLM inference CSV format (TIMESTAMP, ContextTokens, GeneratedTokens),
-// read in chunks (a stream, or fixed-size synchronous reads), with every bad row reported by its line number.
+// read in chunks (a stream, or fixed-size synchronous reads; plain or gzip), with every bad row reported by its
+// line number.
 //
 // The format, as in AzureLLMInferenceTrace_{conv,code}.csv: a header line, then rows like
 //   2023-11-16 18:15:46.6805900,374,44
@@ -8,9 +9,8 @@
 // zone, so no daylight-saving shift can creep in; a trace recorded across a DST switch in local time would carry
 // the switch in its own timestamps). Fractional seconds have up to 7 digits (100-ns ticks, .NET style); times
 // are kept as exact integer tick counts relative to the first row, so gaps are exact to the tick.
-import * as fs from "fs";
 import * as path from "path";
-import { StringDecoder } from "string_decoder";
+import { forEachLine, forEachLineSync, LineSplitter } from "./read-text";
 
 /** The timestamps' resolution: 10⁷ ticks per second (7 fractional digits). */
 export const TICKS_PER_SECOND = 10_000_000;
@@ -183,27 +183,8 @@ class TraceParser {
   }
 }
 
-/** Splits text arriving in chunks into lines at "\n" (a "\r" before it is removed by the parser). */
-class LineSplitter {
-  private rest = "";
-  constructor(private readonly onLine: (line: string) => void) {}
-  push(chunk: string): void {
-    const text = this.rest + chunk;
-    let start = 0;
-    for (let nl = text.indexOf("\n"); nl >= 0; nl = text.indexOf("\n", start)) {
-      this.onLine(text.slice(start, nl));
-      start = nl + 1;
-    }
-    this.rest = text.slice(start);
-  }
-  end(): void {
-    if (this.rest !== "") this.onLine(this.rest);
-    this.rest = "";
-  }
-}
-
 function labelOf(file: string, options: TraceLoadOptions): string {
-  return options.name ?? path.basename(file).replace(/\.[^.]*$/, "");
+  return options.name ?? path.basename(file).replace(/\.gz$/, "").replace(/\.[^.]*$/, "");
 }
 
 /** Parses a whole trace held in a string (tests, small inline examples). */
@@ -215,34 +196,17 @@ export function parseTraceText(text: string, options: TraceLoadOptions = {}): Tr
   return parser.finish();
 }
 
-/** Reads a trace file as a stream (64 KiB chunks). */
+/** Reads a trace file as a stream (64 KiB chunks; a gzip file is inflated on the fly). */
 export async function loadTrace(file: string, options: TraceLoadOptions = {}): Promise<Trace> {
   const parser = new TraceParser(file, labelOf(file, options), options.skipBadRows ?? false);
-  const splitter = new LineSplitter((l) => parser.line(l));
-  const stream = fs.createReadStream(file, { encoding: "utf8", highWaterMark: 64 * 1024 });
-  for await (const chunk of stream) splitter.push(chunk as string);
-  splitter.end();
+  await forEachLine(file, (l) => parser.line(l));
   return parser.finish();
 }
 
-/** Reads a trace file synchronously in 64 KiB chunks (for synchronous callers such as demos). */
+/** Reads a trace file synchronously in 64 KiB chunks, plain or gzip (for synchronous callers such as demos). */
 export function loadTraceSync(file: string, options: TraceLoadOptions = {}): Trace {
   const parser = new TraceParser(file, labelOf(file, options), options.skipBadRows ?? false);
-  const splitter = new LineSplitter((l) => parser.line(l));
-  const decoder = new StringDecoder("utf8");
-  const buffer = Buffer.alloc(64 * 1024);
-  const fd = fs.openSync(file, "r");
-  try {
-    for (;;) {
-      const read = fs.readSync(fd, buffer, 0, buffer.length, null);
-      if (read === 0) break;
-      splitter.push(decoder.write(buffer.subarray(0, read)));
-    }
-    splitter.push(decoder.end());
-  } finally {
-    fs.closeSync(fd);
-  }
-  splitter.end();
+  forEachLineSync(file, (l) => parser.line(l));
   return parser.finish();
 }
 

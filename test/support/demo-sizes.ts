@@ -15,6 +15,9 @@ export const SMALL: Record<string, Record<string, unknown>> = {
   // §4–§5
 
   // §6 and traces
+  // traces (issue 18): 03.6 on the Azure arrivals, 06.4 on the Mooncake trace
+  "03.6": { requestCount: 300, seeds: 1 },
+  "06.4": { minutes: 2, loads: [0.3, 0.7], policies: ["roundRobin", "leastLoad", "prefixAffinity", "thresholdAffinity"] },
 };
 
 /** demo id → parameter names whose perturbation may be refused with a ParameterError, and why. */
