@@ -28,7 +28,7 @@ function perturbations(id: string): Array<{ label: string; params: Record<string
   return out;
 }
 
-describe("claims at default parameters", () => {
+describe("claims at default parameters", { timeout: 120_000 }, () => {
   for (const d of listDemos()) {
     it(`${d.id} declares claims, and at its defaults each is judged`, () => {
       expect(d.claims?.length ?? 0, `demo ${d.id} has no claims`).toBeGreaterThan(0);
@@ -43,7 +43,7 @@ describe("claims at default parameters", () => {
   }
 });
 
-describe("claims survive changed parameters", () => {
+describe("claims survive changed parameters", { timeout: 300_000 }, () => {
   for (const d of listDemos()) {
     it(`${d.id}: every perturbation runs and renders`, () => {
       for (const p of perturbations(d.id)) {
@@ -75,7 +75,7 @@ describe("the reading surface is Chinese", () => {
   }
 });
 
-describe("table headers are Chinese", () => {
+describe("table headers are Chinese", { timeout: 300_000 }, () => {
   it("at least 80% of the column headers over every demo's table at defaults contain Chinese", () => {
     let chinese = 0;
     let total = 0;
