@@ -27,7 +27,7 @@ export const SINCE_THEN_WORKLOADS: ReadonlyArray<{ workload: string; replicas: n
 /** Our routers (§2, §3) and the production ones (§6), in table order. */
 export const OUR_POLICIES = ["roundRobin", "leastLoad", "thresholdAffinity", "cacheAwareGuarded"];
 export const PREBLE_POLICIES = ["e2+rebalance", "preble"];
-export const PRODUCTION_POLICIES = ["sglangRouter", "sglangRouterLeastLoad", "dynamoKvRouter", "gatewayPrefixScorer"];
+export const PRODUCTION_POLICIES = ["sglangRouter", "sglangRouterLate2025", "dynamoKvRouter", "gatewayPrefixScorer"];
 
 /** Which family a policy belongs to (for prose and chart colours). */
 export function policyFamily(policy: string): "ours" | "Preble" | "production" {
@@ -267,7 +267,7 @@ export const deathSpiral = defineDemo({
     replicas: 4,
     rates: [1, 1.25, 1.5],
     requestCount: 1200,
-    policies: ["sglangRouter", "sglangRouterLeastLoad", "cacheAwareGuarded"],
+    policies: ["sglangRouter", "sglangRouterLate2025", "cacheAwareGuarded"],
     seed: 1,
   },
   describe: { rates: "requests per second", policies: "router names" },
