@@ -14,7 +14,7 @@ import type { Rng } from "../../core/rng";
 import type { ClusterView, Router, RouterContext } from "../routers";
 import { registerRouter } from "../routers";
 import type { ClusterRequest } from "../workloads";
-import type { SegmentLike } from "../radix-tree";
+import { RadixNode, RadixTree, SegmentLike } from "../radix-tree";
 
 export interface GatewayScorerOptions {
   queueWeight: number;
@@ -75,79 +75,135 @@ export function prefixScore(matchedTokens: number, promptTokens: number, blockTo
   return Math.min(Math.floor(matchedTokens / blockTokens), total) / total;
 }
 
-/** 52-bit chained hash of a block: the segment ids up to the block's last segment and the block's end position
- * (segments are atomic, so two prompts have the same block exactly when they agree up to its end). */
-function mix(h: number, x: number): number {
-  let a = Math.imul(h ^ x, 0x9e3779b1);
-  a ^= a >>> 15;
-  a = Math.imul(a, 0x85ebca77);
-  a ^= a >>> 13;
-  return a >>> 0;
+/** Grows a typed array to hold index `i`. */
+function grown(a: Int32Array, i: number): Int32Array {
+  if (i < a.length) return a;
+  const b = new Int32Array(Math.max(i + 1, 2 * a.length));
+  b.set(a);
+  return b;
 }
 
-/** The block hashes of a prompt's first ⌊min(P, blocks × size) / size⌋ whole blocks, head first (hashPrompt). */
-export function blockHashes(segments: readonly SegmentLike[], blockTokens: number, maxBlocks: number): number[] {
-  const out: number[] = [];
-  let h1 = 0x12345;
-  let h2 = 0x6789a;
-  let start = 0;
-  for (const s of segments) {
-    h1 = mix(h1, s.id);
-    h2 = mix(h2 ^ 0x5bd1e995, s.id + 0x3c6ef372);
-    const end = start + s.tokens;
-    // blocks whose last token lies in this segment: ends e = (k + 1) × blockTokens in (start, end]
-    for (let e = (Math.floor(start / blockTokens) + 1) * blockTokens; e <= end; e += blockTokens) {
-      if (out.length >= maxBlocks) return out;
-      out.push(mix(h1, e) * 0x100000 + (mix(h2, e) >>> 12));
-    }
-    start = end;
-  }
-  return out;
-}
-
-/** The prefix plugin's indexer: per pod an LRU of block hashes (a Map in insertion order: the first key is the least
- * recent), and hash → the pods holding it (a bit mask). */
+/** The prefix plugin's indexer (indexer.go): per pod an LRU of block hashes, and hash → the pods holding it. A block
+ * hash is chained (hash of the block and of the previous hash), so two prompts share block k exactly when they agree
+ * on the first (k + 1) × blockTokens tokens; in our segment model that is a block id given by a prefix tree of the
+ * prompts seen (each node numbers the block ends inside its segment) — exact, where a real hash can collide.
+ * The LRU is a last-use stamp per (pod, block) plus a queue of (block, stamp) in use order: an entry is current while
+ * its stamp is the block's stamp, so the least recent block is the first current entry (the same order as a list that
+ * moves a re-added block to the back). */
 export class BlockLruIndex {
-  readonly lru: Array<Map<number, true>> = [];
-  readonly pods = new Map<number, number>();
+  private readonly prompts = new RadixTree<number>({ evictable: false, createPayload: (n) => this.reserve(n) });
+  private nextBlock = 0;
+  /** per pod, block id → last-use stamp (0: not held) */
+  private stamps: Int32Array[] = [];
+  /** block id → bit mask of the pods holding it */
+  private masks: Int32Array = new Int32Array(1024);
+  readonly sizes: number[] = [];
+  private readonly queueBlock: number[][] = [];
+  private readonly queueStamp: number[][] = [];
+  private readonly head: number[] = [];
+  private stamp = 0;
   evictions = 0;
 
-  constructor(readonly podCount: number, readonly capacityBlocks: number) {
+  constructor(readonly podCount: number, readonly capacityBlocks: number, readonly blockTokens = 16, readonly maxBlocks = 256) {
     if (podCount > 31) throw new ParameterError("replicas", `推理网关的前缀索引在这里最多支持 31 个 pod，实际是 ${podCount}`);
-    for (let p = 0; p < podCount; p++) this.lru.push(new Map());
+    for (let p = 0; p < podCount; p++) {
+      this.stamps.push(new Int32Array(1024));
+      this.sizes.push(0);
+      this.queueBlock.push([]);
+      this.queueStamp.push([]);
+      this.head.push(0);
+    }
   }
 
-  /** Add(hashes, pod): each hash becomes the pod's most recent, in order; beyond capacity the least recent goes. */
-  add(hashes: readonly number[], pod: number): void {
-    const lru = this.lru[pod];
+  /** First block id of a new node: one id per block end inside its segment. */
+  private reserve(n: RadixNode<number>): number {
+    const base = this.nextBlock;
+    const b = this.blockTokens;
+    this.nextBlock += Math.floor((n.prefixTokens + n.tokens) / b) - Math.floor(n.prefixTokens / b);
+    return base;
+  }
+
+  /** hashPrompt: the ids of the prompt's first ⌊min(P, maxBlocks × size) / size⌋ whole blocks, head first. */
+  blocks(segments: readonly SegmentLike[]): number[] {
+    const out: number[] = [];
+    const b = this.blockTokens;
+    let node = this.prompts.root;
+    for (const s of segments) {
+      if (out.length >= this.maxBlocks) break;
+      node = this.prompts.extend(node, s, 0);
+      const first = Math.floor(node.prefixTokens / b);
+      const count = Math.floor((node.prefixTokens + node.tokens) / b) - first;
+      for (let j = 0; j < count && out.length < this.maxBlocks; j++) out.push((node.payload as number) + j);
+    }
+    return out;
+  }
+
+  /** Add(hashes, pod): each block becomes the pod's most recent, in order; beyond capacity the least recent goes. */
+  add(blocks: readonly number[], pod: number): void {
+    const qb = this.queueBlock[pod];
+    const qs = this.queueStamp[pod];
     const bit = 1 << pod;
-    for (const h of hashes) {
-      if (lru.has(h)) lru.delete(h);
-      lru.set(h, true);
-      this.pods.set(h, (this.pods.get(h) ?? 0) | bit);
-      if (lru.size > this.capacityBlocks) {
-        const oldest = lru.keys().next().value as number;
-        lru.delete(oldest);
-        const mask = (this.pods.get(oldest) ?? 0) & ~bit;
-        if (mask === 0) this.pods.delete(oldest);
-        else this.pods.set(oldest, mask);
-        this.evictions++;
+    for (const id of blocks) {
+      let st = (this.stamps[pod] = grown(this.stamps[pod], id));
+      this.masks = grown(this.masks, id);
+      if (st[id] === 0) this.sizes[pod]++;
+      const t = ++this.stamp;
+      st[id] = t;
+      qb.push(id);
+      qs.push(t);
+      this.masks[id] |= bit;
+      if (this.sizes[pod] > this.capacityBlocks) {
+        this.evictOldest(pod);
+        st = this.stamps[pod];
       }
     }
+    if (qb.length - this.head[pod] > 4 * this.capacityBlocks + 64) this.compact(pod);
+  }
+
+  private evictOldest(pod: number): void {
+    const st = this.stamps[pod];
+    const qb = this.queueBlock[pod];
+    const qs = this.queueStamp[pod];
+    let i = this.head[pod];
+    while (st[qb[i]] !== qs[i]) i++;
+    const oldest = qb[i];
+    this.head[pod] = i + 1;
+    st[oldest] = 0;
+    this.sizes[pod]--;
+    this.masks[oldest] &= ~(1 << pod);
+    this.evictions++;
+  }
+
+  /** Drops the queue's stale entries (keeping the order of the current ones). */
+  private compact(pod: number): void {
+    const st = this.stamps[pod];
+    const qb = this.queueBlock[pod];
+    const qs = this.queueStamp[pod];
+    let k = 0;
+    for (let i = this.head[pod]; i < qb.length; i++) {
+      if (st[qb[i]] === qs[i]) {
+        qb[k] = qb[i];
+        qs[k] = qs[i];
+        k++;
+      }
+    }
+    qb.length = k;
+    qs.length = k;
+    this.head[pod] = 0;
   }
 
   /** matchLongestPrefix: per pod, the blocks it holds among the prompt's blocks before the first block no pod holds. */
-  match(hashes: readonly number[], out: Float64Array): void {
+  match(blocks: readonly number[], out: Float64Array): void {
     out.fill(0);
-    for (const h of hashes) {
-      const mask = this.pods.get(h);
-      if (mask === undefined) break;
+    for (const id of blocks) {
+      const mask = id < this.masks.length ? this.masks[id] : 0;
+      if (mask === 0) break;
       for (let p = 0; p < this.podCount; p++) if (mask & (1 << p)) out[p]++;
     }
   }
 
-  holds(pod: number, hash: number): boolean {
-    return this.lru[pod].has(hash);
+  holds(pod: number, block: number): boolean {
+    return block < this.stamps[pod].length && this.stamps[pod][block] !== 0;
   }
 }
 
@@ -164,7 +220,7 @@ export class GatewayPrefixScorer implements Router {
 
   constructor(readonly replicas: number, private readonly r: Rng, kvCapacity: number, o: Record<string, unknown> = {}) {
     this.options = gatewayScorerOptions(kvCapacity, o);
-    this.index = new BlockLruIndex(replicas, Math.max(1, Math.floor(this.options.capacityTokens / this.options.blockTokens)));
+    this.index = new BlockLruIndex(replicas, Math.max(1, Math.floor(this.options.capacityTokens / this.options.blockTokens)), this.options.blockTokens, this.options.maxPrefixBlocks);
     this.queues = new Float64Array(replicas);
     this.matched = new Float64Array(replicas);
   }
@@ -173,7 +229,7 @@ export class GatewayPrefixScorer implements Router {
     const o = this.options;
     for (let w = 0; w < this.replicas; w++) this.queues[w] = view.queueLength(w);
     const q = queueScores(this.queues);
-    const hashes = blockHashes(request.segments, o.blockTokens, o.maxPrefixBlocks);
+    const hashes = this.index.blocks(request.segments);
     this.index.match(hashes, this.matched);
     this.lastScores = [];
     let best = -Infinity;
@@ -207,7 +263,7 @@ export class GatewayPrefixScorer implements Router {
   }
 
   stats(): Record<string, unknown> {
-    return { decisions: this.decisions, toBestPrefix: this.prefixWins, indexEvictions: this.index.evictions, indexBlocks: this.index.lru.map((m) => m.size) };
+    return { decisions: this.decisions, toBestPrefix: this.prefixWins, indexEvictions: this.index.evictions, indexBlocks: this.index.sizes.slice() };
   }
 }
 
