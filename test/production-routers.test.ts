@@ -9,7 +9,6 @@ import { MISTRAL_7B, A6000 } from "../lib/hardware/specs";
 import {
   ActiveSequences,
   BlockLruIndex,
-  blockHashes,
   ClusterRequest,
   ClusterView,
   createRouter,
@@ -344,32 +343,34 @@ describe("gateway prefix scorer", () => {
   it("weights 2 : 2 : 3 — a full prefix match wins unless the queue and KV scores together outweigh it", () => {
     const r = new GatewayPrefixScorer(2, rng(1), CAPACITY);
     const req = request([[1, 320]]);
-    r.index.add(blockHashes(req.segments, 16, 256), 1);
+    r.index.add(r.index.blocks(req.segments), 1);
     // Pod 1 has the prefix (3 × 1) but the longest queue (0) and KV 0.2 used (2 × 0.8); pod 0: 2 + 2 × 1 = 4.
     expect(r.route(req, view(2, { queue: [0, 4], kvUtil: [0, 0.2] }))).toBe(1); // 0 + 1.6 + 3 = 4.6 > 4
     expect(r.lastScores[0].total).toBeCloseTo(4, 12);
     expect(r.lastScores[1].total).toBeCloseTo(4.6, 12);
     expect(r.route(req, view(2, { queue: [0, 4], kvUtil: [0, 0.6] }))).toBe(0); // 0 + 0.8 + 3 = 3.8 < 4
     const noPrefix = new GatewayPrefixScorer(2, rng(1), CAPACITY, { prefixWeight: 0 });
-    noPrefix.index.add(blockHashes(req.segments, 16, 256), 1);
+    noPrefix.index.add(noPrefix.index.blocks(req.segments), 1);
     expect(noPrefix.route(req, view(2, { queue: [2, 1], kvUtil: [0.1, 0.1] }))).toBe(1);
   });
 
-  it("block hashes: whole 16-token blocks, at most 256, equal exactly when the prompts agree up to the block's end", () => {
-    const a = blockHashes(request([[1, 40], [2, 40]]).segments, 16, 256);
-    const b = blockHashes(request([[1, 40], [3, 40]]).segments, 16, 256);
+  it("block ids (chained hashes): whole 16-token blocks, at most 256, equal exactly when the prompts agree up to the block's end", () => {
+    const idx = new BlockLruIndex(1, 100);
+    const a = idx.blocks(request([[1, 40], [2, 40]]).segments);
+    const b = idx.blocks(request([[1, 40], [3, 40]]).segments);
     expect(a.length).toBe(5); // ⌊80 / 16⌋
     expect(a.slice(0, 2)).toEqual(b.slice(0, 2)); // blocks ending at 16 and 32 lie in segment 1
     expect(a[2]).not.toBe(b[2]); // the block ending at 48 spans segment 2 vs 3
-    expect(blockHashes(request([[1, 50000]]).segments, 16, 256).length).toBe(256);
-    expect(blockHashes(request([[1, 10]]).segments, 16, 256)).toEqual([]);
+    expect(idx.blocks(request([[5, 50000]]).segments).length).toBe(256);
+    expect(idx.blocks(request([[6, 10]]).segments)).toEqual([]);
+    expect(idx.blocks(request([[1, 40], [2, 40]]).segments)).toEqual(a);
   });
 
   it("hand-built: a pod's LRU drops a prompt's HEAD first, so the prompt no longer matches there (the old tail-first index kept its head)", () => {
     const idx = new BlockLruIndex(1, 4);
-    const p = blockHashes(request([[1, 64]]).segments, 16, 256); // 4 blocks
+    const p = idx.blocks(request([[1, 64]]).segments); // 4 blocks
     idx.add(p, 0);
-    idx.add(blockHashes(request([[2, 16]]).segments, 16, 256), 0); // a fifth block: the oldest (p's head) goes
+    idx.add(idx.blocks(request([[2, 16]]).segments), 0); // a fifth block: the oldest (p's head) goes
     expect(idx.holds(0, p[0])).toBe(false);
     expect(idx.holds(0, p[3])).toBe(true);
     const out = new Float64Array(1);
@@ -379,7 +380,7 @@ describe("gateway prefix scorer", () => {
 
   it("hand-built: blocks are counted across pods — a pod that lost its copy's head still scores the blocks another pod kept", () => {
     const idx = new BlockLruIndex(2, 100);
-    const p = blockHashes(request([[1, 64]]).segments, 16, 256); // blocks h0 h1 h2 h3
+    const p = idx.blocks(request([[1, 64]]).segments); // blocks h0 h1 h2 h3
     idx.add(p.slice(1), 0); // pod 0 holds h1 h2 h3 (its head gone)
     idx.add(p.slice(0, 2), 1); // pod 1 holds h0 h1
     const out = new Float64Array(2);
@@ -387,8 +388,9 @@ describe("gateway prefix scorer", () => {
     // h0: pod 1; h1: both; h2, h3: pod 0 → pod 0 scores 3 of 4, pod 1 2 of 4 (per pod from the start: 0 and 2).
     expect(Array.from(out)).toEqual([3, 2]);
     const r = new GatewayPrefixScorer(2, rng(1), CAPACITY);
-    r.index.add(p.slice(1), 0);
-    r.index.add(p.slice(0, 2), 1);
+    const q = r.index.blocks(request([[1, 64]]).segments);
+    r.index.add(q.slice(1), 0);
+    r.index.add(q.slice(0, 2), 1);
     r.route(request([[1, 64]]), view(2));
     expect(r.lastScores.map((s) => s.prefix)).toEqual([0.75, 0.5]);
   });
@@ -396,11 +398,11 @@ describe("gateway prefix scorer", () => {
   it("its index forgets a pod's least recent blocks beyond the pod's capacity in blocks", () => {
     const r = new GatewayPrefixScorer(1, rng(1), CAPACITY, { capacityTokens: 500 }); // 31 blocks
     for (let k = 0; k < 4; k++) r.route({ ...request([[50 + k, 200]]) }, view(1, { now: k })); // 12 blocks each
-    expect(r.index.lru[0].size).toBe(31);
+    expect(r.index.sizes[0]).toBe(31);
     const out = new Float64Array(1);
-    r.index.match(blockHashes(request([[50, 200]]).segments, 16, 256), out);
+    r.index.match(r.index.blocks(request([[50, 200]]).segments), out);
     expect(out[0]).toBe(0);
-    r.index.match(blockHashes(request([[53, 200]]).segments, 16, 256), out);
+    r.index.match(r.index.blocks(request([[53, 200]]).segments), out);
     expect(out[0]).toBe(12);
   });
 });
@@ -455,18 +457,97 @@ describe("simulated runs", () => {
 });
 
 describe("demos 06.x (small)", () => {
-  it("06.1 has one row per workload × policy with the stated columns", () => {
-    const t = runDemo("06.1", { workloads: ["videoQA"], replicas: [3], rates: [2], requestCounts: [150], policies: ["leastLoad", "sglangRouter", "dynamoKvRouter", "gatewayPrefixScorer"] });
-    expect(t.columns.map((c) => c.key)).toEqual(["workload", "policy", "meanLatency", "p99Latency", "hitRate", "maxShare"]);
+  it("06.1 has one row per workload × policy with the stated columns, a title from the parameters, and Chinese errors", () => {
+    const t = runDemo("06.1", { workloads: ["videoQA"], replicas: [3], rates: [2], requestCounts: [150], policies: ["leastLoad", "sglangRouter", "dynamoKvRouter", "gatewayPrefixScorer"], seed: 2 });
+    expect(t.columns.map((c) => c.key)).toEqual(["workload", "policy", "meanLatency", "p99Latency", "hitRate", "maxShare", "imbalancedShare", "staleHitShare", "passedUpShare"]);
     expect(t.rows.map((r) => r.policy)).toEqual(["leastLoad", "sglangRouter", "dynamoKvRouter", "gatewayPrefixScorer"]);
+    expect(t.title).toContain("1 种负载、4 种路由策略");
+    expect(t.title).toContain("种子 2");
     for (const r of t.rows) expect(r.hitRate as number).toBeGreaterThanOrEqual(0);
-    expect(() => runDemo("06.1", { policies: ["noSuchRouter"] })).toThrow(/noSuchRouter/);
+    expect(() => runDemo("06.1", { policies: ["noSuchRouter"] })).toThrow(/参数 policies\[0\]：没有路由策略 "noSuchRouter"/);
+    expect(() => runDemo("06.1", { replicas: [4, 4] })).toThrow(/参数 replicas：应与 workloads 等长/);
+    // A claim whose rows are gone says so instead of throwing.
+    const c = t.claims?.find((x) => x.id === "gateway-reads-queues");
+    expect(c?.verdict).toBe("unjudged");
+    expect(c?.reason).toContain("工具调用（热点）");
   });
 
-  it("06.2 reports every window for every policy and rejects a restart too late for its windows", () => {
-    const t = runDemo("06.2", { requestCount: 1100, restartTime: 130, seeds: [1], policies: ["sglangRouter", "dynamoKvRouter"] });
-    expect(t.rows.length).toBe(2 * 4);
-    expect(() => runDemo("06.2", { requestCount: 300, restartTime: 130, seeds: [1], policies: ["sglangRouter"] })).toThrow(/restartTime/);
-    expect(() => runDemo("06.2", { restartTime: 60 })).toThrow(/restartTime/);
+  it("06.2 bins evenly around the restart, for every policy, and rejects a restart too late or too early for its bins", () => {
+    const t = runDemo("06.2", { requestCount: 700, restartTime: 130, secondsBefore: 60, secondsAfter: 90, seeds: [1], policies: ["sglangRouter", "dynamoKvRouter"] });
+    expect(t.rows.length).toBe(2 * 5);
+    expect(t.rows.filter((r) => r.policy === "sglangRouter").map((r) => r.binStart)).toEqual([-60, -30, 0, 30, 60]);
+    // Before the restart both runs are the same run.
+    for (const r of t.rows.filter((x) => (x.binStart as number) < 0)) expect(r.latencyDelta).toBe(0);
+    expect(t.title).toContain("第 130 秒");
+    expect(() => runDemo("06.2", { requestCount: 300, restartTime: 130, seeds: [1], policies: ["sglangRouter"] })).toThrow(/参数 restartTime：重启后 210 秒已超过最后一个到达/);
+    expect(() => runDemo("06.2", { restartTime: 60 })).toThrow(/参数 restartTime：应 ≥ secondsBefore/);
   });
+
+  it("06.3 runs each SGLang version per tree cap and Dynamo per event delay, averaging the seeds", () => {
+    const t = runDemo("06.3", { requestCount: 300, longDecodeOutputTokens: 300, treeCapTokens: [20000], eventDelays: [0.1, 2], seeds: [1, 2] });
+    // (a small run: the verdicts at these sizes are not the point)
+    expect(t.rows.map((r) => [r.policy, r.treeCapTokens, r.eventDelay])).toEqual([
+      ["sglangRouterSmallestTree", 20000, NaN],
+      ["sglangRouter", 20000, NaN],
+      ["dynamoKvRouter", NaN, 0.1],
+      ["dynamoKvRouter", NaN, 2],
+    ]);
+    expect(t.rows[1].vsToday).toBe(1);
+    expect(t.claims?.find((c) => c.id === "cap-not-needed")?.verdict).toBe("unjudged");
+    expect(() => runDemo("06.3", { longDecodeShare: 1 })).toThrow(/参数 longDecodeShare/);
+  });
+});
+
+describe("06.x at default parameters: every verdict", () => {
+  const verdicts = (id: string) => Object.fromEntries((runDemo(id).claims ?? []).map((c) => [c.id, c.verdict]));
+  it("06.0: the hand-built example — Dynamo as released picks C (the first version picked B), SGLang the creator A, the gateway C", () => {
+    const t = runDemo("06.0");
+    expect(Object.fromEntries(t.rows.map((r) => [r.replica, r.dynamoCost]))).toEqual({ A: 8315, B: 2125, C: 815 });
+    expect(Object.fromEntries(t.rows.map((r) => [r.replica, r.dynamoOldCost]))).toEqual({ A: (208 + 40000) / 16 + 88106 / 16, B: 750 + 10004 / 16, C: 13 + 48016 / 16 });
+    expect(t.claims?.map((c) => [c.id, c.verdict])).toEqual([
+      ["dynamo-released-picks-c", "holds"],
+      ["first-version-picked-b", "holds"],
+      ["sglang-follows-the-tree", "holds"],
+      ["gateway-weighs-three-scores", "holds"],
+    ]);
+    // With a tight imbalance threshold the SGLang router sends it to the least loaded, B.
+    const tight = runDemo("06.0", { balanceAbs: 4 });
+    expect(tight.rows.find((r) => r.sglangPick === true)?.replica).toBe("B");
+    expect(tight.claims?.find((c) => c.id === "sglang-follows-the-tree")?.verdict).toBe("fails");
+  });
+  it("06.1", () => {
+    expect(verdicts("06.1")).toEqual({
+      "production-beat-load-only": "holds",
+      "simple-rule-holds": "holds",
+      "dynamo-trades-hits-for-p99": "holds",
+      "gateway-reads-queues": "holds",
+      "threshold-collapses-on-hot-spot": "holds",
+      "sglang-guard-too-wide": "holds",
+      "approximate-tree-goes-stale": "holds",
+      "tie-break-spreads-video": "holds",
+    });
+  }, 120_000);
+  it("06.2", () => {
+    expect(verdicts("06.2")).toEqual({
+      "approximate-indexes-keep-sending": "holds",
+      "hits-vanish-there": "holds",
+      "dynamo-steers-away": "holds",
+      "approximate-indexes-pay": "holds",
+      "damage-heals": "holds",
+    });
+  }, 60_000);
+  it("06.3: the spiral appears under the smallest-tree rule, on every seed, and not under the later rules or Dynamo", () => {
+    const t = runDemo("06.3");
+    expect(Object.fromEntries((t.claims ?? []).map((c) => [c.id, c.verdict]))).toEqual({
+      "spiral-appears": "holds",
+      "guard-bounds-it": "holds",
+      "spiral-costs": "holds",
+      "least-load-ends-it": "holds",
+      "cap-not-needed": "holds",
+      "dynamo-no-spiral": "holds",
+    });
+    const costs = t.claims?.find((c) => c.id === "spiral-costs");
+    expect(costs?.seeds).toEqual({ agree: 3, total: 3 });
+    expect(costs?.ours).toMatch(/3 个种子的平均，范围/);
+  }, 60_000);
 });

@@ -56,7 +56,7 @@ const NAMES: Record<string, string> = {
   sglangRouterLate2025: "SGLang 路由器（2025 年末版）",
   sglangRouterSmallestTree: "SGLang 路由器（早期版：未命中 → 树最小）",
   dynamoKvRouter: "Dynamo KV 路由器",
-  dynamoKvRouterRunningKv: "Dynamo（旧的 decode 项）",
+  dynamoKvRouterRunningKv: "Dynamo（我们第一版的 decode 项）",
   gatewayPrefixScorer: "推理网关前缀打分",
   smallestTree: "最小的树",
   longDecodeMix: "长 decode + 共享前缀",
