@@ -59,7 +59,6 @@ const NAMES: Record<string, string> = {
   dynamoKvRouterRunningKv: "Dynamo（我们第一版的 decode 项）",
   gatewayPrefixScorer: "推理网关前缀打分",
   smallestTree: "最小的树",
-  longDecodeMix: "长 decode + 共享前缀",
 };
 
 /** The reader-facing name of an identifier (policy, workload, configuration, system …); the identifier itself when
