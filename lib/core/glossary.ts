@@ -52,9 +52,11 @@ const NAMES: Record<string, string> = {
   single: "单个模型",
 
   // §6 production routers
-  sglangRouter: "SGLang 路由器",
-  sglangRouterLeastLoad: "SGLang 路由器（未命中 → 最少负载）",
+  sglangRouter: "SGLang 路由器（2026 版）",
+  sglangRouterLate2025: "SGLang 路由器（2025 年末版）",
+  sglangRouterSmallestTree: "SGLang 路由器（早期版：未命中 → 树最小）",
   dynamoKvRouter: "Dynamo KV 路由器",
+  dynamoKvRouterRunningKv: "Dynamo（我们第一版的 decode 项）",
   gatewayPrefixScorer: "推理网关前缀打分",
   smallestTree: "最小的树",
 

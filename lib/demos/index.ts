@@ -12,7 +12,7 @@ import { traceReplay } from "./trace-replay";
 
 export * from "./registry";
 export { routingCurveLabel } from "./model-routing";
-export { SINCE_THEN_WORKLOADS, OUR_POLICIES, PREBLE_POLICIES, PRODUCTION_POLICIES, RESTART_WINDOWS, policyFamily } from "./since-then";
+export { SINCE_THEN_WORKLOADS, OUR_POLICIES, PREBLE_POLICIES, PRODUCTION_POLICIES, policyFamily } from "./since-then";
 export { SECTION2_WORKLOADS, SECTION2_MODEL, SECTION2_GPU, LOAD_ONLY_POLICIES } from "./cache-vs-balance";
 
 for (const demo of [stepModelPrefill, stepModelDecode]) registerDemo(demo);

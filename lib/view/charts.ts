@@ -43,6 +43,27 @@ export interface ChartOptions {
   logY?: boolean;
   xTitle?: string;
   yTitle?: string;
+  /** columns holding the low and high end of each point's range (e.g. over seeds): drawn as error bars */
+  errorLow?: string;
+  errorHigh?: string;
+  /** lines only: a second column drawn dotted in each group's colour (e.g. a baseline), named by its header */
+  dashed?: string;
+}
+
+/** Plotly error bars from a range's columns (asymmetric: from the value down to low, up to high). */
+function errorBars(table: Table, o: ChartOptions, rows: Table["rows"]): Record<string, unknown> {
+  if (!o.errorLow || !o.errorHigh) return {};
+  column(table, o.errorLow);
+  column(table, o.errorHigh);
+  const num = (v: unknown) => (typeof v === "number" && Number.isFinite(v) ? v : NaN);
+  return {
+    error_y: {
+      type: "data",
+      symmetric: false,
+      array: rows.map((r) => Math.max(0, num(r[o.errorHigh as string]) - num(r[o.y]))),
+      arrayminus: rows.map((r) => Math.max(0, num(r[o.y]) - num(r[o.errorLow as string]))),
+    },
+  };
 }
 
 /** A log axis labels every decade with its value (1, 10, 100 …), not Plotly's leading digits ("2" for 20). */
@@ -67,6 +88,7 @@ export function bars(table: Table, o: ChartOptions): Figure {
       name: g.name,
       x: g.rows.map((r) => label(table, o.x, r[o.x])),
       y: g.rows.map((r) => r[o.y]),
+      ...errorBars(table, o, g.rows),
     })),
     // Bars stand on categories even when they look numeric (replicas 2, 4, 8 must not leave gaps at 3, 5, 6, 7).
     layout: (() => {
@@ -76,18 +98,20 @@ export function bars(table: Table, o: ChartOptions): Figure {
   };
 }
 
-/** Lines with markers: one line per group. */
+/** Lines with markers: one line per group (and, with `dashed`, a dotted companion line per group). */
 export function lines(table: Table, o: ChartOptions): Figure {
-  return {
-    data: groups(table, o.group).map((g) => ({
-      type: "scatter",
-      mode: "lines+markers",
-      name: g.name,
-      x: g.rows.map((r) => r[o.x]),
-      y: g.rows.map((r) => r[o.y]),
-    })),
-    layout: axes(table, o),
-  };
+  const palette = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf"];
+  const gs = groups(table, o.group);
+  const data: Figure["data"] = [];
+  gs.forEach((g, i) => {
+    const color = o.dashed ? { line: { color: palette[i % palette.length] }, marker: { color: palette[i % palette.length] } } : {};
+    data.push({ type: "scatter", mode: "lines+markers", name: g.name, x: g.rows.map((r) => r[o.x]), y: g.rows.map((r) => r[o.y]), ...errorBars(table, o, g.rows), ...color });
+    if (o.dashed) {
+      const name = `${g.name ? `${g.name} · ` : ""}${headerText(column(table, o.dashed))}`;
+      data.push({ type: "scatter", mode: "lines", name, x: g.rows.map((r) => r[o.x]), y: g.rows.map((r) => r[o.dashed as string]), line: { color: palette[i % palette.length], dash: "dot" } });
+    }
+  });
+  return { data, layout: axes(table, o) };
 }
 
 /** A heatmap from a matrix with labelled axes. */

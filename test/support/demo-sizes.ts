@@ -15,6 +15,10 @@ export const SMALL: Record<string, Record<string, unknown>> = {
   // §4–§5
 
   // §6 and traces
+  "06.0": {},
+  "06.1": { workloads: ["videoQA"], replicas: [3], rates: [2], requestCounts: [150], policies: ["leastLoad", "cacheAwareGuarded", "sglangRouter", "sglangRouterLate2025", "dynamoKvRouter", "gatewayPrefixScorer"] },
+  "06.2": { requestCount: 700, restartTime: 130, secondsBefore: 60, secondsAfter: 90, policies: ["sglangRouter", "dynamoKvRouter"], seeds: [1, 2] },
+  "06.3": { requestCount: 300, longDecodeOutputTokens: 300, eventDelays: [0.1, 2], seeds: [1, 2] },
   // traces (issue 18): 03.6 on the Azure arrivals, 06.4 on the Mooncake trace
   "03.6": { requestCount: 300, seeds: 1 },
   "06.4": { minutes: 2, loads: [0.3, 0.7], policies: ["roundRobin", "leastLoad", "prefixAffinity", "thresholdAffinity"] },

@@ -1,9 +1,13 @@
-// NVIDIA Dynamo's KV router (ai-dynamo/dynamo, kv_router scheduler: DefaultWorkerSelector and softmax_sample),
-// on our segment-level simulator (§6). Its index of who caches what is built from the workers' KV events
-// (stored / removed), i.e. the replicas' TRUE cache state, delivered after the run's notificationDelay.
-import { checkInteger, checkNumber, checkKnownKeys } from "../../core/errors";
+// NVIDIA Dynamo's KV router on our segment-level simulator (§6), as released in ai-dynamo/dynamo (read August 2026):
+// the cost of lib/kv-router's DefaultWorkerSelector (overlap_score_weight × prefill blocks + decode blocks, softmax
+// over it; formerly lib/llm/src/kv_router/scheduler.rs) and the per-worker active sequences of
+// lib/kv-router/src/sequence.rs (formerly lib/llm/src/kv_router/sequence.rs). Its index of who caches what is built from
+// the workers' KV events (stored / removed) — the replicas' TRUE cache state, delivered after the run's
+// notificationDelay; its load terms come from what the router itself has in flight on each worker.
+import { checkInteger, checkNumber, checkKnownKeys, checkOneOf, ParameterError } from "../../core/errors";
 import type { Rng } from "../../core/rng";
-import { RadixNode, RadixTree } from "../radix-tree";
+import { RadixNode, RadixTree, SegmentLike } from "../radix-tree";
+import type { RequestRecord } from "../record";
 import type { ClusterView, EvictionNotice, Router, RouterContext, StoreNotice } from "../routers";
 import { registerRouter } from "../routers";
 import type { ClusterRequest } from "../workloads";
@@ -15,12 +19,24 @@ export interface DynamoRouterOptions {
   temperature: number;
   /** KV block size in tokens (Dynamo takes the engine's; 16 is vLLM's default — assumed here) */
   blockSize: number;
+  /** count each in-flight request's generated output blocks in the decode term (router_track_output_blocks,
+   * default false) */
+  trackOutputBlocks: boolean;
+  /** "released": the decode term as in sequence.rs; "runningKv" (our first version, kept to compare): the KV the
+   * replica's running requests hold, prompt and full output, queued requests and this request left out */
+  decodeTerm: "released" | "runningKv";
+  /** "released": the prefill the router counts for its in-flight requests (their new tokens at routing, until their
+   * first token); "replica" (our first version): the prefill the replica still has to do (running chunks + queue) */
+  prefillTerm: "released" | "replica";
 }
 
 export const DYNAMO_ROUTER_DEFAULTS: Readonly<DynamoRouterOptions> = {
   overlapWeight: 1.0, // KvRouterConfig overlap_score_weight default
   temperature: 0, // KvRouterConfig router_temperature default: deterministic argmin
   blockSize: 16, // assumed: vLLM's default block size
+  trackOutputBlocks: false, // KvRouterConfig router_track_output_blocks default
+  decodeTerm: "released",
+  prefillTerm: "released",
 };
 
 const OPTION_NAMES = Object.keys(DYNAMO_ROUTER_DEFAULTS);
@@ -28,20 +44,106 @@ const OPTION_NAMES = Object.keys(DYNAMO_ROUTER_DEFAULTS);
 export function dynamoRouterOptions(o: Record<string, unknown> = {}): DynamoRouterOptions {
   checkKnownKeys("路由器 dynamoKvRouter ", o, OPTION_NAMES);
   const d = DYNAMO_ROUTER_DEFAULTS;
+  const track = o.trackOutputBlocks ?? d.trackOutputBlocks;
+  if (typeof track !== "boolean") throw new ParameterError("trackOutputBlocks", `应为 true 或 false，实际是 ${JSON.stringify(track)}`);
   return {
     overlapWeight: checkNumber("overlapWeight", o.overlapWeight ?? d.overlapWeight, { min: 0 }),
     temperature: checkNumber("temperature", o.temperature ?? d.temperature, { min: 0 }),
-    blockSize: checkInteger("blockSize", o.blockSize ?? d.blockSize, { min: 1 }),
+    blockSize: checkInteger("blockSize", o.blockSize ?? d.blockSize, { min: 2 }),
+    trackOutputBlocks: track as boolean,
+    decodeTerm: checkOneOf("decodeTerm", o.decodeTerm ?? d.decodeTerm, ["released", "runningKv"] as const),
+    prefillTerm: checkOneOf("prefillTerm", o.prefillTerm ?? d.prefillTerm, ["released", "replica"] as const),
   };
 }
 
-/** Dynamo's cost of sending a request to one worker, in KV blocks (lower is better). */
-export function dynamoCost(args: { promptTokens: number; overlapTokens: number; activePrefillTokens: number; activeKvTokens: number; blockSize: number; overlapWeight: number }): { prefillBlocks: number; decodeBlocks: number; cost: number } {
-  // prefill blocks = (tokens of this request not cached there + the worker's prefill still to do) / block size
+/** Dynamo's cost of sending a request to one worker, in KV blocks (lower is better): overlap_weight × prefill
+ * blocks + decode blocks, where prefill blocks = (this request's tokens not cached there + the prefill tokens of the
+ * worker's in-flight requests not yet past their first token) / block size, and decode blocks = the distinct blocks
+ * the worker's in-flight requests hold (`activeBlocks`) + this request's blocks not among them (`newBlocks`). */
+export function dynamoCost(args: { promptTokens: number; overlapTokens: number; activePrefillTokens: number; activeBlocks: number; newBlocks: number; blockSize: number; overlapWeight: number }): { prefillBlocks: number; decodeBlocks: number; cost: number } {
   const prefillBlocks = (args.promptTokens - args.overlapTokens + args.activePrefillTokens) / args.blockSize;
-  // decode blocks = the KV blocks the worker's running requests hold
-  const decodeBlocks = args.activeKvTokens / args.blockSize;
+  const decodeBlocks = args.activeBlocks + args.newBlocks;
   return { prefillBlocks, decodeBlocks, cost: args.overlapWeight * prefillBlocks + decodeBlocks };
+}
+
+/** The full prompt blocks of a request (sequence.rs hashes only whole blocks). */
+export function promptBlocks(promptTokens: number, blockSize: number): number {
+  return Math.floor(promptTokens / blockSize);
+}
+
+/** One worker's active sequences (sequence.rs ActiveSequences): the prompts the router has in flight there, queued
+ * or running, as a counting prefix tree. Block k of a prompt is the same block in two prompts exactly when they agree
+ * on the first (k + 1) × blockSize tokens (chained block hashes), so the distinct blocks of the set are, per node of
+ * the tree, the block ends that fall inside that node's segment. */
+export class ActiveSequences {
+  readonly tree = new RadixTree({ evictable: false, recycle: true });
+  /** distinct prompt blocks held by the in-flight requests (active_blocks) */
+  activeBlocks = 0;
+  /** prompt tokens still to prefill of the in-flight requests not yet past their first token (active_tokens) */
+  activePrefillTokens = 0;
+  private readonly prefilling: Array<{ record: RequestRecord; tokens: number }> = [];
+  readonly inFlight = new Map<RequestRecord, RadixNode>();
+
+  constructor(readonly blockSize: number) {}
+
+  private nodeBlocks(n: RadixNode): number {
+    const b = this.blockSize;
+    return Math.floor((n.prefixTokens + n.tokens) / b) - Math.floor(n.prefixTokens / b);
+  }
+
+  /** new_blocks: this prompt's whole blocks not among the in-flight ones. */
+  newBlocks(segments: readonly SegmentLike[], promptTokens: number): number {
+    const matched = this.tree.matchTokens(segments);
+    return promptBlocks(promptTokens, this.blockSize) - Math.floor(matched / this.blockSize);
+  }
+
+  add(record: RequestRecord, newPrefillTokens: number): void {
+    const leaf = this.tree.insert(record.request.segments, record.request.segments.length, 0);
+    for (let n: RadixNode | null = leaf; n !== null && n.parent !== null; n = n.parent) if (n.refs === 0) this.activeBlocks += this.nodeBlocks(n);
+    this.tree.lock(leaf);
+    this.inFlight.set(record, leaf);
+    this.activePrefillTokens += newPrefillTokens;
+    this.prefilling.push({ record, tokens: newPrefillTokens });
+  }
+
+  remove(record: RequestRecord): void {
+    const leaf = this.inFlight.get(record);
+    if (leaf === undefined) return;
+    this.inFlight.delete(record);
+    this.tree.unlock(leaf);
+    for (let n: RadixNode | null = leaf; n !== null && n.parent !== null; n = n.parent) if (n.refs === 0) this.activeBlocks -= this.nodeBlocks(n);
+    this.tree.prune(leaf);
+    this.sweepPrefills(record);
+  }
+
+  private sweptAt = NaN;
+
+  /** mark_prefill_completed: drop the prefill tokens of requests past their first token (or finished). First tokens
+   * only appear as simulated time advances, so one sweep per instant `now` suffices (a burst at one instant, with no
+   * first token ever, sweeps once). */
+  sweepAt(now: number): void {
+    if (now === this.sweptAt) return;
+    this.sweptAt = now;
+    this.sweepPrefills();
+  }
+
+  sweepPrefills(finished: RequestRecord | null = null): void {
+    const list = this.prefilling;
+    let k = 0;
+    for (let i = 0; i < list.length; i++) {
+      const e = list[i];
+      if (e.record === finished || Number.isFinite(e.record.firstToken)) this.activePrefillTokens -= e.tokens;
+      else list[k++] = e;
+    }
+    list.length = k;
+  }
+
+  /** Output blocks generated so far by the in-flight requests (router_track_output_blocks). */
+  outputBlocks(): number {
+    let blocks = 0;
+    for (const r of this.inFlight.keys()) blocks += Math.floor(r.generated / this.blockSize);
+    return blocks;
+  }
 }
 
 /** softmax_sample: temperature 0 → a uniformly random argmin; otherwise normalize the costs by their range,
@@ -140,7 +242,10 @@ export class DynamoKvRouter implements Router {
   readonly name = "dynamoKvRouter";
   readonly options: DynamoRouterOptions;
   readonly index: KvEventIndex;
+  readonly active: ActiveSequences[] = [];
   private readonly costs: Float64Array;
+  /** prefill tokens this request would add on each worker (set by route, used by onDispatch) */
+  private readonly newPrefill: Float64Array;
   private sumOverlapBlocks = 0;
   private decisions = 0;
   private passedUpHits = 0;
@@ -151,6 +256,8 @@ export class DynamoKvRouter implements Router {
     this.options = dynamoRouterOptions(o);
     this.index = new KvEventIndex(replicas);
     this.costs = new Float64Array(replicas);
+    this.newPrefill = new Float64Array(replicas);
+    for (let w = 0; w < replicas; w++) this.active.push(new ActiveSequences(this.options.blockSize));
   }
 
   route(request: ClusterRequest, view: ClusterView): number {
@@ -159,10 +266,18 @@ export class DynamoKvRouter implements Router {
     this.lastCosts = [];
     for (let w = 0; w < this.replicas; w++) {
       // overlap counts whole blocks only (the index hashes blocks); the engine always computes the last token
-      const overlap = Math.min(Math.floor(this.index.overlapTokens(request, w) / o.blockSize) * o.blockSize, request.promptTokens - 1);
-      const c = dynamoCost({ promptTokens: request.promptTokens, overlapTokens: Math.max(0, overlap), activePrefillTokens: view.pendingPrefillTokens(w), activeKvTokens: view.activeKvTokens(w), blockSize: o.blockSize, overlapWeight: o.overlapWeight });
+      const overlap = Math.max(0, Math.min(Math.floor(this.index.overlapTokens(request, w) / o.blockSize) * o.blockSize, request.promptTokens - 1));
+      const a = this.active[w];
+      a.sweepAt(view.now);
+      const activePrefill = o.prefillTerm === "released" ? a.activePrefillTokens : view.pendingPrefillTokens(w);
+      // released: distinct prompt blocks in flight (+ generated output blocks with the flag) + this request's new ones;
+      // runningKv (our first version): the KV of the replica's running requests, prompt and full output
+      const active = o.decodeTerm === "released" ? a.activeBlocks + (o.trackOutputBlocks ? a.outputBlocks() : 0) : view.activeKvTokens(w) / o.blockSize;
+      const fresh = o.decodeTerm === "released" ? a.newBlocks(request.segments, request.promptTokens) : 0;
+      const c = dynamoCost({ promptTokens: request.promptTokens, overlapTokens: overlap, activePrefillTokens: activePrefill, activeBlocks: active, newBlocks: fresh, blockSize: o.blockSize, overlapWeight: o.overlapWeight });
       this.costs[w] = c.cost;
-      this.lastCosts.push({ ...c, overlapTokens: Math.max(0, overlap) });
+      this.newPrefill[w] = request.promptTokens - overlap;
+      this.lastCosts.push({ ...c, overlapTokens: overlap });
     }
     const w = softmaxSample(this.costs, o.temperature, this.r);
     this.sumOverlapBlocks += this.lastCosts[w].overlapTokens / o.blockSize;
@@ -171,6 +286,16 @@ export class DynamoKvRouter implements Router {
     if (this.lastCosts[w].overlapTokens < half && this.lastCosts.some((c) => c.overlapTokens >= half)) this.passedUpHits++;
     this.decisions++;
     return w;
+  }
+
+  /** add_request on the chosen worker: its prompt blocks join the worker's active set, its new tokens the prefill. */
+  onDispatch(record: RequestRecord): void {
+    this.active[record.replica].add(record, this.newPrefill[record.replica]);
+  }
+
+  /** free: the request's blocks leave the active set (a block shared with another in-flight request stays). */
+  onFinish(record: RequestRecord): void {
+    this.active[record.replica].remove(record);
   }
 
   onStore(notice: StoreNotice): void {
@@ -188,6 +313,6 @@ export class DynamoKvRouter implements Router {
 
 registerRouter(
   "dynamoKvRouter",
-  "NVIDIA Dynamo KV router: cost = 1.0 × prefill blocks (uncached prompt + the worker's pending prefill) + decode blocks (its active KV), argmin (temperature 0); index from the replicas' KV store / remove events",
+  "NVIDIA Dynamo KV router (as released, August 2026): cost = 1.0 × prefill blocks (uncached prompt + the prefill of the worker's in-flight requests) + decode blocks (distinct prompt blocks of its in-flight requests, queued included, + this request's blocks not among them), argmin (temperature 0); index from the replicas' KV store / remove events",
   (ctx: RouterContext, o) => new DynamoKvRouter(ctx.replicas, ctx.rng, o),
 );

@@ -1,15 +1,20 @@
-// The Kubernetes Gateway API Inference Extension's endpoint picker with its default scorers (§6): queue
-// scorer, KV-cache-utilization scorer and prefix-cache scorer, weighted 2 : 2 : 3, highest total wins
-// (kubernetes-sigs/gateway-api-inference-extension, pkg/epp/scheduling/framework/plugins).
-// The prefix plugin's index is approximate — built from the requests it routed, an LRU per pod whose capacity
-// is the pod's KV blocks — like the SGLang router's tree; we reuse the same tenant tree (segment-level: a block
-// matches when the segments it lies in match, which is what chained block hashes give).
-import { checkInteger, checkNumber, checkKnownKeys } from "../../core/errors";
+// The Kubernetes Gateway API Inference Extension's endpoint picker with its default scorers (§6): queue scorer,
+// KV-cache-utilization scorer and prefix-cache scorer, weighted 2 : 2 : 3, highest total wins. As released in
+// kubernetes-sigs/gateway-api-inference-extension v1.2–v1.5 (v1.5: pkg/epp/framework/plugins/requestcontrol/
+// dataproducer/approximateprefix/{indexer,plugin,hashing}.go; the endpoint picker has since moved to llm-d/llm-d-router,
+// which also raises the block to at least 64 tokens — not modelled).
+// The prefix index is approximate — built from the requests it routed, never from the pods' caches: the prompt is cut
+// into 16-token blocks (64 characters), chain-hashed, at most 256 blocks; after each pick the chosen pod's LRU of block
+// hashes takes the prompt's blocks in order (head first, so the head is the least recent and is evicted first), with
+// a capacity of the pod's KV blocks (autoTune). The match is counted block by block ACROSS pods: walk the prompt's
+// blocks until the first one no pod holds, adding 1 to every pod holding each — a pod whose copy lost its head still
+// scores the later blocks another pod kept.
+import { checkInteger, checkNumber, checkKnownKeys, ParameterError } from "../../core/errors";
 import type { Rng } from "../../core/rng";
 import type { ClusterView, Router, RouterContext } from "../routers";
 import { registerRouter } from "../routers";
 import type { ClusterRequest } from "../workloads";
-import { TenantTree } from "./tenant-tree";
+import { RadixNode, RadixTree, SegmentLike } from "../radix-tree";
 
 export interface GatewayScorerOptions {
   queueWeight: number;
@@ -19,7 +24,8 @@ export interface GatewayScorerOptions {
   blockTokens: number;
   /** blocks of the prompt that are hashed at most (the rest is ignored) */
   maxPrefixBlocks: number;
-  /** LRU capacity of the index per pod, in tokens (default: the replica's KV capacity, like autoTune) */
+  /** LRU capacity of the index per pod, in tokens (default: the replica's KV capacity, like autoTune's
+   * CacheNumBlocks); the LRU holds ⌊capacity / block⌋ block hashes */
   capacityTokens: number;
 }
 
@@ -69,11 +75,144 @@ export function prefixScore(matchedTokens: number, promptTokens: number, blockTo
   return Math.min(Math.floor(matchedTokens / blockTokens), total) / total;
 }
 
+/** Grows a typed array to hold index `i`. */
+function grown(a: Int32Array, i: number): Int32Array {
+  if (i < a.length) return a;
+  const b = new Int32Array(Math.max(i + 1, 2 * a.length));
+  b.set(a);
+  return b;
+}
+
+/** The prefix plugin's indexer (indexer.go): per pod an LRU of block hashes, and hash → the pods holding it. A block
+ * hash is chained (hash of the block and of the previous hash), so two prompts share block k exactly when they agree
+ * on the first (k + 1) × blockTokens tokens; in our segment model that is a block id given by a prefix tree of the
+ * prompts seen (each node numbers the block ends inside its segment) — exact, where a real hash can collide.
+ * The LRU is a last-use stamp per (pod, block) plus a queue of (block, stamp) in use order: an entry is current while
+ * its stamp is the block's stamp, so the least recent block is the first current entry (the same order as a list that
+ * moves a re-added block to the back). */
+export class BlockLruIndex {
+  private readonly prompts = new RadixTree<number>({ evictable: false, createPayload: (n) => this.reserve(n) });
+  private nextBlock = 0;
+  /** per pod, block id → last-use stamp (0: not held) */
+  private stamps: Int32Array[] = [];
+  /** block id → bit mask of the pods holding it */
+  private masks: Int32Array = new Int32Array(1024);
+  readonly sizes: number[] = [];
+  private readonly queueBlock: number[][] = [];
+  private readonly queueStamp: number[][] = [];
+  private readonly head: number[] = [];
+  private stamp = 0;
+  evictions = 0;
+
+  constructor(readonly podCount: number, readonly capacityBlocks: number, readonly blockTokens = 16, readonly maxBlocks = 256) {
+    if (podCount > 31) throw new ParameterError("replicas", `推理网关的前缀索引在这里最多支持 31 个 pod，实际是 ${podCount}`);
+    for (let p = 0; p < podCount; p++) {
+      this.stamps.push(new Int32Array(1024));
+      this.sizes.push(0);
+      this.queueBlock.push([]);
+      this.queueStamp.push([]);
+      this.head.push(0);
+    }
+  }
+
+  /** First block id of a new node: one id per block end inside its segment. */
+  private reserve(n: RadixNode<number>): number {
+    const base = this.nextBlock;
+    const b = this.blockTokens;
+    this.nextBlock += Math.floor((n.prefixTokens + n.tokens) / b) - Math.floor(n.prefixTokens / b);
+    return base;
+  }
+
+  /** hashPrompt: the ids of the prompt's first ⌊min(P, maxBlocks × size) / size⌋ whole blocks, head first. */
+  blocks(segments: readonly SegmentLike[]): number[] {
+    const out: number[] = [];
+    const b = this.blockTokens;
+    let node = this.prompts.root;
+    for (const s of segments) {
+      if (out.length >= this.maxBlocks) break;
+      node = this.prompts.extend(node, s, 0);
+      const first = Math.floor(node.prefixTokens / b);
+      const count = Math.floor((node.prefixTokens + node.tokens) / b) - first;
+      for (let j = 0; j < count && out.length < this.maxBlocks; j++) out.push((node.payload as number) + j);
+    }
+    return out;
+  }
+
+  /** Add(hashes, pod): each block becomes the pod's most recent, in order; beyond capacity the least recent goes. */
+  add(blocks: readonly number[], pod: number): void {
+    const qb = this.queueBlock[pod];
+    const qs = this.queueStamp[pod];
+    const bit = 1 << pod;
+    for (const id of blocks) {
+      let st = (this.stamps[pod] = grown(this.stamps[pod], id));
+      this.masks = grown(this.masks, id);
+      if (st[id] === 0) this.sizes[pod]++;
+      const t = ++this.stamp;
+      st[id] = t;
+      qb.push(id);
+      qs.push(t);
+      this.masks[id] |= bit;
+      if (this.sizes[pod] > this.capacityBlocks) {
+        this.evictOldest(pod);
+        st = this.stamps[pod];
+      }
+    }
+    if (qb.length - this.head[pod] > 4 * this.capacityBlocks + 64) this.compact(pod);
+  }
+
+  private evictOldest(pod: number): void {
+    const st = this.stamps[pod];
+    const qb = this.queueBlock[pod];
+    const qs = this.queueStamp[pod];
+    let i = this.head[pod];
+    while (st[qb[i]] !== qs[i]) i++;
+    const oldest = qb[i];
+    this.head[pod] = i + 1;
+    st[oldest] = 0;
+    this.sizes[pod]--;
+    this.masks[oldest] &= ~(1 << pod);
+    this.evictions++;
+  }
+
+  /** Drops the queue's stale entries (keeping the order of the current ones). */
+  private compact(pod: number): void {
+    const st = this.stamps[pod];
+    const qb = this.queueBlock[pod];
+    const qs = this.queueStamp[pod];
+    let k = 0;
+    for (let i = this.head[pod]; i < qb.length; i++) {
+      if (st[qb[i]] === qs[i]) {
+        qb[k] = qb[i];
+        qs[k] = qs[i];
+        k++;
+      }
+    }
+    qb.length = k;
+    qs.length = k;
+    this.head[pod] = 0;
+  }
+
+  /** matchLongestPrefix: per pod, the blocks it holds among the prompt's blocks before the first block no pod holds. */
+  match(blocks: readonly number[], out: Float64Array): void {
+    out.fill(0);
+    for (const id of blocks) {
+      const mask = id < this.masks.length ? this.masks[id] : 0;
+      if (mask === 0) break;
+      for (let p = 0; p < this.podCount; p++) if (mask & (1 << p)) out[p]++;
+    }
+  }
+
+  holds(pod: number, block: number): boolean {
+    return block < this.stamps[pod].length && this.stamps[pod][block] !== 0;
+  }
+}
+
 export class GatewayPrefixScorer implements Router {
   readonly name = "gatewayPrefixScorer";
   readonly options: GatewayScorerOptions;
-  readonly index: TenantTree;
+  readonly index: BlockLruIndex;
   private readonly queues: Float64Array;
+  private readonly matched: Float64Array;
   /** the last decision's per-pod scores, for tests and traces */
   lastScores: Array<{ queue: number; kv: number; prefix: number; total: number }> = [];
   private prefixWins = 0;
@@ -81,20 +220,23 @@ export class GatewayPrefixScorer implements Router {
 
   constructor(readonly replicas: number, private readonly r: Rng, kvCapacity: number, o: Record<string, unknown> = {}) {
     this.options = gatewayScorerOptions(kvCapacity, o);
-    this.index = new TenantTree(replicas, { tokenLimit: this.options.blockTokens * this.options.maxPrefixBlocks });
+    this.index = new BlockLruIndex(replicas, Math.max(1, Math.floor(this.options.capacityTokens / this.options.blockTokens)), this.options.blockTokens, this.options.maxPrefixBlocks);
     this.queues = new Float64Array(replicas);
+    this.matched = new Float64Array(replicas);
   }
 
   route(request: ClusterRequest, view: ClusterView): number {
     const o = this.options;
     for (let w = 0; w < this.replicas; w++) this.queues[w] = view.queueLength(w);
     const q = queueScores(this.queues);
+    const hashes = this.index.blocks(request.segments);
+    this.index.match(hashes, this.matched);
     this.lastScores = [];
     let best = -Infinity;
     let ties = 0;
     for (let w = 0; w < this.replicas; w++) {
       const kv = kvScore(view.kvUtilization(w));
-      const prefix = prefixScore(this.index.matchFor(request.segments, w).tokens, request.promptTokens, o.blockTokens, o.maxPrefixBlocks);
+      const prefix = hashes.length === 0 ? 0 : this.matched[w] / hashes.length;
       const total = o.queueWeight * q[w] + o.kvWeight * kv + o.prefixWeight * prefix;
       this.lastScores.push({ queue: q[w], kv, prefix, total });
       if (total > best) {
@@ -115,19 +257,18 @@ export class GatewayPrefixScorer implements Router {
     for (const s of this.lastScores) if (s.prefix > bestPrefix) bestPrefix = s.prefix;
     if (bestPrefix > 0 && this.lastScores[chosen].prefix === bestPrefix) this.prefixWins++;
     this.decisions++;
-    // PreRequest: the prompt's blocks are recorded for the chosen pod; its LRU drops the oldest beyond capacity
-    this.index.insert(request.segments, chosen, view.now);
-    this.index.evictTenant(chosen, o.capacityTokens);
+    // PreRequest: the prompt's blocks are added to the chosen pod's LRU, head first
+    this.index.add(hashes, chosen);
     return chosen;
   }
 
   stats(): Record<string, unknown> {
-    return { decisions: this.decisions, toBestPrefix: this.prefixWins, indexEvictions: this.index.evictions, indexTokens: Array.from(this.index.sizeTokens) };
+    return { decisions: this.decisions, toBestPrefix: this.prefixWins, indexEvictions: this.index.evictions, indexBlocks: this.index.sizes.slice() };
   }
 }
 
 registerRouter(
   "gatewayPrefixScorer",
-  "Gateway API Inference Extension endpoint picker: 2 × queue score + 2 × KV-utilization score + 3 × prefix score (matched blocks / blocks), highest wins; prefix index from routed requests, LRU per pod",
+  "Gateway API Inference Extension endpoint picker (v1.2–v1.5): 2 × queue score + 2 × KV-utilization score + 3 × prefix score (blocks matched across pods / blocks), highest wins; prefix index from routed requests, an LRU of block hashes per pod",
   (ctx: RouterContext, o) => new GatewayPrefixScorer(ctx.replicas, ctx.rng, ctx.kvCapacity, o),
 );

@@ -1,6 +1,15 @@
-// The SGLang router's cache-aware policy (sgl-project/sglang, sgl-router/src/policies/cache_aware.rs and
-// tree.rs), on our segment-level simulator (§6). Differences from the released code, all forced by the model:
-// the tree counts tokens, not characters (we have no text), and it matches whole segments, not characters.
+// The SGLang router's cache-aware policy on our segment-level simulator (§6), in three released versions:
+// - sglangRouter (today): lightseekorg/smg, model_gateway/src/policies/cache_aware.rs with the approximate tree of
+//   crates/kv_index/src/string_tree.rs, as of August 2026 (commit 73da68c): the least-loaded worker is the minimum of
+//   (in-flight requests, requests it was routed, index) — smg #1714, June 2026 — and a hit goes to the matched node's
+//   last_tenant, which is the worker whose request created the node.
+// - sglangRouterLate2025: sgl-project/sglang sgl-router after #14650 (December 2025) until #1714: a miss goes to the
+//   least-loaded worker, ties to the lowest index; a hit to the first tenant of the node's hash map.
+// - sglangRouterSmallestTree: sgl-router until #14650: a miss goes to the worker with the smallest tree (the rule the
+//   "death spiral" reports, sglang #14305 / #14532, are about); the lecture's §6 describes this version.
+// Differences from the released code, forced by the model: the tree counts tokens, not characters (we have no text),
+// matches whole segments, and refreshes a tenant's access time on the whole path it was sent (smg stamps only the
+// leaf, intermediate nodes get epoch 0, and a match touches its tenant 1 time in 8).
 import { checkInteger, checkNumber, checkOneOf, checkKnownKeys } from "../../core/errors";
 import type { ClusterView, Router, RouterContext } from "../routers";
 import { registerRouter } from "../routers";
@@ -18,27 +27,41 @@ export interface SglangRouterOptions {
   balanceAbs: number;
   /** … and max > balanceRel × min (CLI default 1.5) */
   balanceRel: number;
-  /** seconds between evictions of the approximate tree (CLI default 120) */
+  /** seconds between evictions of the approximate tree (Rust CLI default 120; the Python launcher's is 60 since
+   * January 2026) */
   evictionInterval: number;
   /** tree size cap per worker, in tokens (CLI default 2^26 characters ÷ 4 characters per token) */
   maxTreeTokens: number;
-  /** where a miss goes: the smallest tree (older releases) or the fewest in-flight requests (newer releases) */
-  onMiss: "smallestTree" | "leastLoad";
+  /** where a miss goes: the least-loaded worker (since December 2025) or the smallest tree (before) */
+  onMiss: "leastLoad" | "smallestTree";
+  /** ties among the least loaded: (load, requests routed there, index) since mid-2026, or the lowest index */
+  tieBreak: "processed" | "index";
+  /** the worker a hit goes to: the node's creator (smg's last_tenant) or a fixed hash-map order (sgl-router) */
+  hitTenant: "creator" | "hashOrder";
 }
 
 export const SGLANG_ROUTER_DEFAULTS: Readonly<SglangRouterOptions> = {
-  cacheThreshold: 0.3, // sglang_router CLI --cache-threshold default (the Rust struct default is 0.5)
+  cacheThreshold: 0.3, // smg CLI --cache-threshold default (the Rust struct default is 0.5)
   balanceAbs: 64, // CLI --balance-abs-threshold default (struct default 32)
   balanceRel: 1.5, // CLI --balance-rel-threshold default (struct default 1.1)
-  evictionInterval: 120, // CLI --eviction-interval default, seconds
+  evictionInterval: 120, // Rust CLI --eviction-interval default, seconds (the Python launcher: 60, below)
   maxTreeTokens: 2 ** 26 / CHARACTERS_PER_TOKEN, // CLI --max-tree-size default 2^26 characters per worker
-  onMiss: "smallestTree", // cache_aware.rs: get_smallest_tenant() on a miss
+  onMiss: "leastLoad", // cache_aware.rs select_worker_with_text: min_load_idx on a miss
+  tieBreak: "processed", // cache_aware.rs: key (load, processed, idx), smg #1714
+  hitTenant: "creator", // string_tree.rs: the matched node's last_tenant
 };
+
+/** The Python launcher's eviction interval (smg bindings/python router_args.py, since January 2026), seconds. */
+export const SGLANG_PYTHON_EVICTION_INTERVAL = 60;
+
+/** The two earlier releases, as option sets over the same router. */
+export const SGLANG_LATE_2025: Readonly<Partial<SglangRouterOptions>> = { onMiss: "leastLoad", tieBreak: "index", hitTenant: "hashOrder" };
+export const SGLANG_SMALLEST_TREE: Readonly<Partial<SglangRouterOptions>> = { onMiss: "smallestTree", tieBreak: "index", hitTenant: "hashOrder" };
 
 const OPTION_NAMES = Object.keys(SGLANG_ROUTER_DEFAULTS);
 
-export function sglangRouterOptions(o: Record<string, unknown> = {}): SglangRouterOptions {
-  checkKnownKeys("路由器 sglangRouter ", o, OPTION_NAMES);
+export function sglangRouterOptions(o: Record<string, unknown> = {}, name = "sglangRouter"): SglangRouterOptions {
+  checkKnownKeys(`路由器 ${name} `, o, OPTION_NAMES);
   const d = SGLANG_ROUTER_DEFAULTS;
   return {
     cacheThreshold: checkNumber("cacheThreshold", o.cacheThreshold ?? d.cacheThreshold, { min: 0, max: 1 }),
@@ -46,12 +69,14 @@ export function sglangRouterOptions(o: Record<string, unknown> = {}): SglangRout
     balanceRel: checkNumber("balanceRel", o.balanceRel ?? d.balanceRel, { min: 1 }),
     evictionInterval: checkNumber("evictionInterval", o.evictionInterval ?? d.evictionInterval, { above: 0 }),
     maxTreeTokens: checkNumber("maxTreeTokens", o.maxTreeTokens ?? d.maxTreeTokens, { min: 0 }),
-    onMiss: checkOneOf("onMiss", o.onMiss ?? d.onMiss, ["smallestTree", "leastLoad"] as const),
+    onMiss: checkOneOf("onMiss", o.onMiss ?? d.onMiss, ["leastLoad", "smallestTree"] as const),
+    tieBreak: checkOneOf("tieBreak", o.tieBreak ?? d.tieBreak, ["processed", "index"] as const),
+    hitTenant: checkOneOf("hitTenant", o.hitTenant ?? d.hitTenant, ["creator", "hashOrder"] as const),
   };
 }
 
-/** The released code returns "the first tenant" of the deepest matched node: the first key of a hash map, an
- * arbitrary but fixed order per node. We reproduce "arbitrary but fixed" with a hash of (segment, worker). */
+/** sgl-router returned "the first tenant" of the deepest matched node: the first key of a hash map, an arbitrary but
+ * fixed order per node. We reproduce "arbitrary but fixed" with a hash of (segment, worker). */
 export function tenantOrderKey(segment: number, worker: number): number {
   let h = Math.imul(segment ^ 0x9e3779b9, 0x85ebca6b) ^ Math.imul(worker + 1, 0xc2b2ae35);
   h ^= h >>> 16;
@@ -67,6 +92,8 @@ export class SglangRouter implements Router {
   readonly name: string;
   readonly options: SglangRouterOptions;
   readonly tree: TenantTree;
+  /** requests this router sent to each worker (smg's processed counter, incremented on every selection) */
+  readonly processed: Float64Array;
   private nextEviction: number;
   private readonly counts: Record<SglangDecision, number> = { imbalanced: 0, hit: 0, miss: 0 };
   /** misses sent to a worker with the most in-flight requests while another had fewer (the "death spiral") */
@@ -81,15 +108,27 @@ export class SglangRouter implements Router {
   lastDecision: { kind: SglangDecision; matchRate: number; matched: number; worker: number } | null = null;
 
   constructor(readonly replicas: number, o: Record<string, unknown> = {}, name = "sglangRouter") {
-    this.options = sglangRouterOptions(o);
+    this.options = sglangRouterOptions(o, name);
     this.name = name;
     this.tree = new TenantTree(replicas);
+    this.processed = new Float64Array(replicas);
     this.nextEviction = this.options.evictionInterval;
   }
 
   /** The imbalance rule (cache_aware.rs): both the absolute and the relative gap must be exceeded. */
   static isImbalanced(max: number, min: number, abs: number, rel: number): boolean {
     return max - min > abs && max > min * rel;
+  }
+
+  /** The least-loaded worker under the configured tie-break. */
+  leastLoaded(view: ClusterView): number {
+    let best = 0;
+    for (let w = 1; w < this.replicas; w++) {
+      const a = view.outstandingRequests(w);
+      const b = view.outstandingRequests(best);
+      if (a < b || (a === b && this.options.tieBreak === "processed" && this.processed[w] < this.processed[best])) best = w;
+    }
+    return best;
   }
 
   route(request: ClusterRequest, view: ClusterView): number {
@@ -104,17 +143,14 @@ export class SglangRouter implements Router {
     // load = the router's own count of in-flight requests per worker
     let max = -Infinity;
     let min = Infinity;
-    let minWorker = 0;
     let sum = 0;
     for (let w = 0; w < this.replicas; w++) {
       const n = view.outstandingRequests(w);
       sum += n;
       if (n > max) max = n;
-      if (n < min) {
-        min = n;
-        minWorker = w; // min_by_key: the first of the least loaded
-      }
+      if (n < min) min = n;
     }
+    const minWorker = this.leastLoaded(view);
     if (SglangRouter.isImbalanced(max, min, o.balanceAbs, o.balanceRel)) {
       // imbalanced → shortest queue; the tree is still updated with the request
       this.tree.insert(request.segments, minWorker, now);
@@ -122,19 +158,19 @@ export class SglangRouter implements Router {
     }
     const { node, tokens } = this.tree.match(request.segments);
     const matchRate = tokens / request.promptTokens;
-    const matchedWorker = this.firstTenant(node);
+    const matchedWorker = this.hitTenant(node);
     // prefix_match refreshes the returned tenant's access times along the matched path
     if (matchedWorker >= 0) this.tree.touch(node, matchedWorker, now);
     let worker: number;
     let kind: SglangDecision;
     if (matchedWorker >= 0 && matchRate > o.cacheThreshold) {
-      worker = matchedWorker; // match rate > cache_threshold → the worker with the highest match
+      worker = matchedWorker; // match rate > cache_threshold → the matched node's tenant
       kind = "hit";
       // Diagnostics only (never used to decide): the worker's real cache plus what is already on its way there.
       if (view.viewMatch(request, worker) < 0.5 * tokens) this.staleHits++;
     } else {
       kind = "miss";
-      worker = o.onMiss === "leastLoad" ? minWorker : this.smallestTree(); // else smallest tree (or least load, newer)
+      worker = o.onMiss === "leastLoad" ? minWorker : this.smallestTree();
       const load = view.outstandingRequests(worker);
       if (load === max && max > min) this.missesToBusiest++;
       if (max > min) {
@@ -150,11 +186,26 @@ export class SglangRouter implements Router {
 
   private decide(kind: SglangDecision, matchRate: number, matched: number, worker: number): number {
     this.counts[kind]++;
+    this.processed[worker]++;
     this.lastDecision = { kind, matchRate, matched, worker };
     return worker;
   }
 
-  /** The tenant the released code would return for the node (−1 at the root). */
+  /** The worker a hit on `node` goes to (−1 at the root): the node's creator while it is still a tenant there, else
+   * the first tenant in hash order (which smg then caches as the node's last tenant). */
+  hitTenant(node: TenantNode): number {
+    if (node.isRoot) return -1;
+    if (this.options.hitTenant === "creator") {
+      const last = this.tree.lastTenant(node);
+      if (last >= 0 && TenantTree.isTenant(node, last)) return last;
+      const first = this.firstTenant(node);
+      if (first >= 0) this.tree.setLastTenant(node, first);
+      return first;
+    }
+    return this.firstTenant(node);
+  }
+
+  /** The first tenant of the node in sgl-router's hash-map order (−1 at the root). */
   firstTenant(node: TenantNode): number {
     let best = -1;
     let bestKey = Infinity;
@@ -191,12 +242,18 @@ export class SglangRouter implements Router {
 
 registerRouter(
   "sglangRouter",
-  "SGLang router, cache_aware (CLI defaults): approximate tree of routed prompts; if max − min in-flight > 64 and max > 1.5 × min → fewest in-flight; else match rate > 0.3 → the matched worker, else the smallest tree",
+  "SGLang router (smg, August 2026), cache_aware at its CLI defaults: approximate tree of routed prompts; if max − min in-flight > 64 and max > 1.5 × min → the least loaded; else match rate > 0.3 → the matched node's creator, else the least loaded; ties by (in-flight, requests routed there, index)",
   (ctx: RouterContext, o) => new SglangRouter(ctx.replicas, o),
 );
 
 registerRouter(
-  "sglangRouterLeastLoad",
-  "SGLang router as in newer releases: like sglangRouter, but a miss goes to the worker with the fewest in-flight requests",
-  (ctx: RouterContext, o) => new SglangRouter(ctx.replicas, { onMiss: "leastLoad", ...o }, "sglangRouterLeastLoad"),
+  "sglangRouterLate2025",
+  "SGLang router as released December 2025 – June 2026: like sglangRouter, but least-load ties go to the lowest index and a hit to the first tenant in hash-map order",
+  (ctx: RouterContext, o) => new SglangRouter(ctx.replicas, { ...SGLANG_LATE_2025, ...o }, "sglangRouterLate2025"),
+);
+
+registerRouter(
+  "sglangRouterSmallestTree",
+  "SGLang router as released until December 2025 (the lecture's description): a miss goes to the worker with the smallest tree",
+  (ctx: RouterContext, o) => new SglangRouter(ctx.replicas, { ...SGLANG_SMALLEST_TREE, ...o }, "sglangRouterSmallestTree"),
 );

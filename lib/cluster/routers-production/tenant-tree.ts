@@ -1,7 +1,8 @@
 // An approximate, multi-worker prefix index built from what the router SENT, not from the workers' caches:
 // the SGLang router's "approximate tree" (sgl-router tree.rs) and the gateway prefix scorer's LRU index.
 // It is the cluster's one segment radix tree (../radix-tree.ts) with a payload per node: the last time each
-// worker ("tenant") was sent this prefix (NaN = the worker is not a tenant of the node).
+// worker ("tenant") was sent this prefix (NaN = the worker is not a tenant of the node), and one more slot: the node's
+// "last tenant" as smg keeps it (the worker whose insert created the node, until a lookup finds it gone).
 //
 // Invariants: a tenant of a node is a tenant of all its ancestors (inserts add whole paths, eviction removes
 // a tenant's leaves first), so the tenants of a path shrink downwards; `node.refs` counts the node's tenants
@@ -33,7 +34,7 @@ export class TenantTree {
     readonly workers: number,
     options: TenantTreeOptions = {},
   ) {
-    this.tree = new RadixTree<Float64Array>({ evictable: false, createPayload: () => new Float64Array(workers).fill(NaN) });
+    this.tree = new RadixTree<Float64Array>({ evictable: false, createPayload: () => new Float64Array(workers + 1).fill(NaN) });
     this.sizeTokens = new Float64Array(workers);
     this.tokenLimit = options.tokenLimit ?? Infinity;
     this.leaves = [];
@@ -85,13 +86,25 @@ export class TenantTree {
     return out;
   }
 
-  /** Records that the prompt was sent to `worker` at `now`: the worker becomes a tenant of its whole path. */
+  /** The node's cached "last tenant" (smg string_tree.rs last_tenant): its creator until replaced; −1 if none. */
+  lastTenant(node: TenantNode): number {
+    const v = (node.payload as Float64Array)[this.workers];
+    return Number.isNaN(v) ? -1 : v;
+  }
+
+  setLastTenant(node: TenantNode, worker: number): void {
+    (node.payload as Float64Array)[this.workers] = worker;
+  }
+
+  /** Records that the prompt was sent to `worker` at `now`: the worker becomes a tenant of its whole path (and the
+   * creator of the nodes this insert adds). */
   insert(segments: readonly SegmentLike[], worker: number, now: number): TenantNode {
     const count = this.indexedCount(segments);
     if (count === 0) return this.tree.root;
     const leaf = this.tree.insert(segments, count, now);
     for (let n: TenantNode | null = leaf; n !== null && !n.isRoot; n = n.parent) {
       const p = n.payload as Float64Array;
+      if (Number.isNaN(p[this.workers])) p[this.workers] = worker; // a new node: its creator
       if (Number.isNaN(p[worker])) {
         n.refs++;
         this.sizeTokens[worker] += this.indexedTokens(n);

@@ -1,0 +1,39 @@
+// The chart options §6 added: error bars from a range's columns, and a dotted companion line per group.
+import { describe, expect, it } from "vitest";
+import type { Table } from "../lib/core/table";
+import { bars, lines } from "../lib/view/charts";
+
+const t: Table = {
+  title: "t",
+  columns: [
+    { key: "policy", label: "路由策略", format: "name" },
+    { key: "x", label: "格", unit: "秒" },
+    { key: "y", label: "延迟", unit: "秒" },
+    { key: "lo", label: "最小" },
+    { key: "hi", label: "最大" },
+    { key: "base", label: "无重启" },
+  ],
+  rows: [
+    { policy: "sglangRouter", x: 0, y: 2, lo: 1.5, hi: 3, base: 1 },
+    { policy: "sglangRouter", x: 30, y: 1, lo: 1, hi: 1.25, base: 1 },
+    { policy: "dynamoKvRouter", x: 0, y: 1, lo: 0.5, hi: 2, base: 1.1 },
+  ],
+};
+
+describe("chart ranges", () => {
+  it("error bars go from the value down to the low column and up to the high one", () => {
+    const f = lines(t, { x: "x", y: "y", group: "policy", errorLow: "lo", errorHigh: "hi" });
+    expect(f.data[0].error_y).toEqual({ type: "data", symmetric: false, array: [1, 0.25], arrayminus: [0.5, 0] });
+    expect(f.data[0].name).toBe("SGLang 路由器（2026 版）");
+    const b = bars(t, { x: "policy", y: "y", errorLow: "lo", errorHigh: "hi" });
+    expect((b.data[0].error_y as { array: number[] }).array).toEqual([1, 0.25, 1]);
+    expect(() => lines(t, { x: "x", y: "y", errorLow: "nope", errorHigh: "hi" })).toThrow(/nope/);
+  });
+
+  it("a dashed column adds one dotted line per group, in the group's colour, named by its header", () => {
+    const f = lines(t, { x: "x", y: "y", group: "policy", dashed: "base" });
+    expect(f.data.length).toBe(4);
+    expect(f.data[1]).toMatchObject({ mode: "lines", name: "SGLang 路由器（2026 版） · 无重启", y: [1, 1], line: { dash: "dot" } });
+    expect((f.data[1].line as { color: string }).color).toBe((f.data[0].line as { color: string }).color);
+  });
+});
