@@ -64,6 +64,6 @@ describe("runDemoWithProgress", () => {
     const params = { experiments: ["window"], windows: [60, 180], longDocRequestCount: 400 };
     expect(runDemoWithProgress("03.4", params)).toEqual(runDemo("03.4", params));
     expect(() => runDemoWithProgress("03.4", { windows: [-1] })).toThrow(/windows\[0\]/);
-    expect(() => runDemoWithProgress("9.9")).toThrow(/unknown demo/);
+    expect(() => runDemoWithProgress("9.9")).toThrow(/没有演示 "9\.9"/);
   });
 });

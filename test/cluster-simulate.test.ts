@@ -257,7 +257,7 @@ describe("bad input throws a clear error", () => {
     [{ router: "best" }, /router.*roundRobin/],
     [{ router: "thresholdAffinity", routerOptions: { threshold: 1.2 } }, /threshold/],
     [{ router: "thresholdAffinity", routerOptions: { threshold: -0.1 } }, /threshold/],
-    [{ router: "roundRobin", routerOptions: { threshold: 0.5 } }, /threshold.*not an option/],
+    [{ router: "roundRobin", routerOptions: { threshold: 0.5 } }, /参数 threshold：不是路由器 roundRobin 的选项/],
     [{ warmup: 1 }, /warmup/],
   ])("%o", (override, message) => {
     expect(() => simulateCluster({ ...base, ...override } as never)).toThrow(ParameterError);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { checkInteger, checkNumber, checkOneOf, EventQueue, mean, poissonArrivals, quantile, rng, summarize, Zipf, ParameterError } from "../lib/core";
+import { checkInteger, checkNumber, checkOneOf, checkEachOneOf, EventQueue, mean, poissonArrivals, quantile, rng, summarize, Zipf, ParameterError } from "../lib/core";
 
 describe("rng", () => {
   it("same seed, same numbers; forks are independent of each other and of the order they are made", () => {
@@ -89,9 +89,11 @@ describe("stats", () => {
 
 describe("parameter checks", () => {
   it("name the parameter and the range", () => {
-    expect(() => checkNumber("rho", 1, { min: 0, below: 1 })).toThrow("rho: must be a finite number ≥ 0 and < 1, got 1");
-    expect(() => checkInteger("n", 2.5, { min: 1 })).toThrow("n: must be an integer ≥ 1, got 2.5");
-    expect(() => checkOneOf("policy", "best", ["random", "jsq"])).toThrow('policy: must be one of "random", "jsq", got "best"');
+    expect(() => checkNumber("rho", 1, { min: 0, below: 1 })).toThrow("参数 rho：应为 ≥ 0 且 < 1 的有限数，实际是 1");
+    expect(() => checkInteger("n", 2.5, { min: 1 })).toThrow("参数 n：应为 ≥ 1 的整数，实际是 2.5");
+    expect(() => checkOneOf("policy", "best", ["random", "jsq"])).toThrow('参数 policy：应为以下之一："random"、"jsq"，实际是 "best"');
+    expect(() => checkEachOneOf("policies", ["jsq", "fastest"], ["random", "jsq"])).toThrow('参数 policies[1]：应为以下之一："random"、"jsq"，实际是 "fastest"');
+    expect(() => checkEachOneOf("policies", [], ["random"])).toThrow("参数 policies：应为非空数组");
     expect(() => checkNumber("x", NaN)).toThrow(ParameterError);
     expect(checkNumber("x", 0.5, { min: 0, max: 1 })).toBe(0.5);
   });

@@ -43,7 +43,7 @@ describe("table rendering", () => {
     expect(text[text.length - 1]).toBe("* rates in req/s <scaled>");
   });
   it("formats special values and CJK widths", () => {
-    expect(formatValue(NaN, "fixed2")).toBe("n/a");
+    expect(formatValue(NaN, "fixed2")).toBe("—");
     expect(formatValue(Infinity)).toBe("∞");
     expect(formatValue(null)).toBe("—");
     expect(formatValue(true)).toBe("yes");
