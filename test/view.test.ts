@@ -46,7 +46,9 @@ describe("table rendering", () => {
     expect(formatValue(NaN, "fixed2")).toBe("—");
     expect(formatValue(Infinity)).toBe("∞");
     expect(formatValue(null)).toBe("—");
-    expect(formatValue(true)).toBe("yes");
+    expect(formatValue(true)).toBe("是");
+    expect(formatValue("jsq", "name")).toBe("最短队列 (JSQ)");
+    expect(formatValue("notInGlossary", "name")).toBe("notInGlossary");
     expect(formatValue(0.012345)).toBe("0.0123");
     expect(formatValue(1234.5)).toBe("1,235");
     const t: Table = { title: "t", columns: [{ key: "a", label: "策略" }, { key: "b", label: "x" }], rows: [{ a: "轮转", b: 1 }] };
