@@ -13,10 +13,18 @@ export const KERNEL_DIR = path.join(JUPYTER_DIR, "kernels", "tslab");
 export const PYTHON = "/usr/bin/python3";
 export const CHROMIUM = "/usr/bin/chromium";
 
-/** Debian packages for `npm start` and `npm run handouts` (Notebook 6, nbconvert 6.5, nbclient, kernel plumbing). */
-export const DEBIAN_JUPYTER = ["jupyter-notebook", "jupyter-client", "jupyter-nbconvert", "python3-nbclient", "python3-ipykernel"];
+/** Debian packages for `npm start` and `npm run handouts`: Notebook 6, nbconvert 6.5, nbclient, kernel plumbing, and
+ * Noto CJK so that a browser on this machine shows the live notebooks' Chinese (the handouts carry their own font). */
+export const DEBIAN_JUPYTER = ["jupyter-notebook", "jupyter-client", "jupyter-nbconvert", "python3-nbclient", "python3-ipykernel", "fonts-noto-cjk"];
 /** `npm test` also opens a handout in headless Chromium. */
 export const DEBIAN_TEST = [...DEBIAN_JUPYTER, "chromium"];
+
+/** The apt-get install of the missing packages only: no recommended packages (avahi, cups, printer tools …), and no
+ * upgrade of anything already installed (apt still upgrades a library when a new package needs its newer version).
+ * Nothing system-wide is upgraded. */
+export function aptInstallArgs(missing) {
+  return ["install", "-y", "--no-install-recommends", "--no-upgrade", ...missing];
+}
 
 /** Environment that keeps every Jupyter read and write inside the project (kept in step with run_notebooks.py). */
 export function jupyterEnv(base = process.env) {
@@ -70,13 +78,15 @@ export function nodeModulesStale() {
 /** The tslab kernel spec with absolute paths, so the kernel starts without any PATH set-up. Node loads
  * scripts/kernel-startup.cjs first: the "run the import cell first" stand-ins, and exit when the kernel's parent is
  * gone. */
+export const TSLAB_BIN = path.join(ROOT, "node_modules", "tslab", "bin", "tslab");
+export const KERNEL_STARTUP = path.join(ROOT, "scripts", "kernel-startup.cjs");
 export function kernelSpec() {
   return {
     argv: [
       process.execPath,
       "--require",
-      path.join(ROOT, "scripts", "kernel-startup.cjs"),
-      path.join(ROOT, "node_modules", "tslab", "bin", "tslab"),
+      KERNEL_STARTUP,
+      TSLAB_BIN,
       "kernel",
       "--config-path",
       "{connection_file}",
