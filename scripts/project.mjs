@@ -15,7 +15,8 @@ export const CHROMIUM = "/usr/bin/chromium";
 
 /** Debian packages for `npm start` and `npm run handouts`: Notebook 6, nbconvert 6.5, nbclient, kernel plumbing, and
  * Noto CJK so that a browser on this machine shows the live notebooks' Chinese (the handouts carry their own font). */
-export const DEBIAN_JUPYTER = ["jupyter-notebook", "jupyter-client", "jupyter-nbconvert", "python3-nbclient", "python3-ipykernel", "fonts-noto-cjk"];
+export const DEBIAN_FONTS = ["fonts-noto-cjk"];
+export const DEBIAN_JUPYTER = ["jupyter-notebook", "jupyter-client", "jupyter-nbconvert", "python3-nbclient", "python3-ipykernel", ...DEBIAN_FONTS];
 /** `npm test` also opens a handout in headless Chromium. */
 export const DEBIAN_TEST = [...DEBIAN_JUPYTER, "chromium"];
 
