@@ -22,7 +22,8 @@ const RESERVED = new Set(["define", "module", "exports", "require", "window", "s
 
 class NotImportedError extends Error {
   constructor(name) {
-    super(`请先运行第一个单元格（import）：${name} 是在那里从 "./lib/index" 导入的`);
+    // Also what a name missing from the import cell's list meets: say both.
+    super(`请先运行第一个单元格（import）：${name} 来自 "./lib/index"；那个单元格已经运行过的话，把 ${name} 加进它的 import { … }`);
     this.name = "NotImportedError";
   }
   // tslab prints a thrown error with util.inspect: one line, no stack trace.
