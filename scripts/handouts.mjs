@@ -6,6 +6,7 @@
 import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
+import { HANDOUT_FONT_CSS, HANDOUT_FONT_FAMILY, addHandoutFont } from "./handout-fonts.mjs";
 import { PYTHON, ROOT, jupyterEnv, listNotebooks } from "./project.mjs";
 
 const started = Date.now();
@@ -63,8 +64,9 @@ const index = `<!DOCTYPE html>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1.0">
 <title>第 11 讲 · 负载均衡与路由 — 讲义 · Handouts</title>
+<link rel="stylesheet" type="text/css" href="${HANDOUT_FONT_CSS}">
 <style>
-body { font-family: sans-serif; max-width: 860px; margin: 2em auto; padding: 0 1em; line-height: 1.5; color: #222; }
+body { font-family: '${HANDOUT_FONT_FAMILY}', sans-serif; max-width: 860px; margin: 2em auto; padding: 0 1em; line-height: 1.5; color: #222; }
 h1 { font-size: 1.5em; }
 ol { padding-left: 1.5em; }
 li { margin: 0.7em 0; }
@@ -83,6 +85,12 @@ ${items}
 </html>
 `;
 fs.writeFileSync(path.join(outDir, "index.html"), index);
+// The Chinese font the pages carry (only the cuts their characters need), so they show Chinese on any machine.
+const font = addHandoutFont(outDir);
+console.log(
+  `handouts: font: ${font.files} file(s) of Noto Sans SC, ${(font.bytes / 1024).toFixed(0)} KB, for ${font.characters} CJK characters in ${font.pages} page(s)` +
+    (font.missing.length ? `; no glyph for ${font.missing.join(" ")}` : ""),
+);
 
 const failed = summary.filter((e) => !e.ok).length + Math.max(0, notebooks.length - summary.length);
 const seconds = ((Date.now() - started) / 1000).toFixed(1);

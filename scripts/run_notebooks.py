@@ -20,14 +20,22 @@ A cell tagged `raises-exception` (the nbclient/nbval convention) may raise -- an
 out tslab's 200 ms cancel window after it so the following cells do run. Cells tagged `skip-execution` and empty
 cells are not run. On failure it prints the notebook, the cell (index and source) and its stderr / error text.
 
+Every kernel it starts (the one started ahead included) is shut down on every way out: a failing or unreadable
+notebook, an exception, Ctrl-C / SIGTERM / SIGHUP (a second signal kills what is left at once; exit 128 + signal).
+Jupyter starts kernels in a session of their own, so a Ctrl-C in the terminal does not reach them by itself; and
+should the runner be killed outright, each kernel exits once its parent is gone (scripts/kernel-startup.cjs).
+
 Needs Debian's python3-nbclient and python3-nbconvert (hence /usr/bin/python3, not a pyenv python). The Jupyter
 paths are pointed into the project's .jupyter/ here, so it finds the kernel that `scripts/setup.mjs` registered.
 """
 import argparse
 import asyncio
+import atexit
+import contextlib
 import json
 import os
 import re
+import signal
 import sys
 import time
 
@@ -99,35 +107,108 @@ class Kernel:
         self.km, self.kc, self.seconds = km, kc, seconds
 
 
+# Every kernel manager whose kernel may be running (from the moment its start begins until it is stopped): what
+# the last line of defence shuts down or kills, whatever way the runner leaves.
+LIVE = set()
+# The signals that stopped the run (SIGINT, SIGTERM, SIGHUP), for main() to report.
+INTERRUPTED = []
+
+
 async def start_kernel(kernel_name, cwd, startup_timeout=120):
     from jupyter_client.manager import AsyncKernelManager
 
     t0 = time.monotonic()
     km = AsyncKernelManager(kernel_name=kernel_name)
-    await km.start_kernel(cwd=cwd)
-    kc = km.client()
-    kc.start_channels()
+    LIVE.add(km)
+    kc = None
     try:
+        await km.start_kernel(cwd=cwd)
+        kc = km.client()
+        kc.start_channels()
         await kc.wait_for_ready(timeout=startup_timeout)
-    except Exception:
+    except BaseException:  # also a cancellation (Ctrl-C) while it starts
         await stop_kernel(Kernel(km, kc, 0))
         raise
     kc.allow_stdin = False
     return Kernel(km, kc, time.monotonic() - t0)
 
 
-async def stop_kernel(kernel):
+async def stop_kernel(kernel, now=False):
     try:
-        kernel.kc.stop_channels()
-        if await kernel.km.is_alive():
-            await kernel.km.shutdown_kernel(now=False)
-    except Exception:  # already dead: nothing to stop
-        pass
+        if kernel.kc is not None:
+            kernel.kc.stop_channels()
+        if kernel.km.has_kernel and await kernel.km.is_alive():
+            await kernel.km.shutdown_kernel(now=now)
+    except Exception:  # already dead, or would not answer: kill it
+        kill_now([kernel.km])
     finally:
         try:
             await kernel.km.cleanup_resources()
         except Exception:
             pass
+        LIVE.discard(kernel.km)
+
+
+def kill_now(managers=None):
+    """Kills the kernels' process groups at once (no shutdown request): a second Ctrl-C, or the exit of the runner
+    with kernels still up."""
+    for km in list(LIVE if managers is None else managers):
+        provisioner = getattr(km, "provisioner", None)
+        process = getattr(provisioner, "process", None)
+        if process is None or process.poll() is not None:
+            continue
+        try:
+            pgid = getattr(provisioner, "pgid", None)
+            if pgid and pgid != os.getpgid(0):
+                os.killpg(pgid, signal.SIGKILL)
+            else:
+                process.kill()
+        except OSError:
+            pass
+
+
+atexit.register(kill_now)
+
+
+async def stop_all():
+    """Shuts down every kernel still registered (in parallel), killing any that does not stop in time."""
+    left = list(LIVE)
+    if not left:
+        return
+    try:
+        await asyncio.wait_for(asyncio.gather(*(stop_kernel(Kernel(km, None, 0), now=True) for km in left), return_exceptions=True), 15)
+    except (asyncio.TimeoutError, asyncio.CancelledError):
+        kill_now(left)
+
+
+def stop_on_signals(task):
+    """SIGINT (Ctrl-C), SIGTERM, SIGHUP cancel `task` (the run), whose clean-up then shuts the kernels down; a second
+    signal kills them at once."""
+    loop = asyncio.get_running_loop()
+
+    def on_signal(signum):
+        if INTERRUPTED:
+            kill_now()
+        INTERRUPTED.append(signum)
+        print(f"{signal.Signals(signum).name}: stopping; shutting down the kernels", flush=True)
+        task.cancel()
+
+    for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+        try:
+            loop.add_signal_handler(signum, on_signal, signum)
+        except (NotImplementedError, RuntimeError, ValueError):  # not on the main thread, or no such signal
+            pass
+
+
+class RunnerClient(NotebookClient):
+    """nbclient's client on a kernel the runner started and will stop. nbclient's own kernel set-up would install
+    SIGINT / SIGTERM handlers for each notebook (shutting down that notebook's kernel only, so the run would go on
+    with the next one) and remove them afterwards (leaving Python's defaults, under which a SIGTERM ends the runner
+    with the kernel started ahead still up): the runner keeps the signals to itself (stop_on_signals)."""
+
+    @contextlib.asynccontextmanager
+    async def async_setup_kernel(self, **kwargs):
+        yield
 
 
 async def run_notebook(path, timeout, kernel, after_error_wait=TSLAB_CANCEL_WINDOW_S):
@@ -153,7 +234,7 @@ async def run_notebook(path, timeout, kernel, after_error_wait=TSLAB_CANCEL_WIND
             else:
                 raise StopAtFailure()
 
-    client = NotebookClient(
+    client = RunnerClient(
         nb,
         km=kernel.km,
         timeout=timeout,
@@ -311,34 +392,58 @@ async def run_all(args, jobs):
 
     async def lane():
         ahead = None  # (task, cwd) of the kernel started for this lane's next notebook
-        while todo:
-            n, path = todo.pop(0)
-            t0 = time.monotonic()
-            if ahead is not None and ahead[1] != cwd_of(path):
-                stopping.append(asyncio.ensure_future(discard(ahead[0])))
+        try:
+            while todo:
+                n, path = todo.pop(0)
+                t0 = time.monotonic()
+                if ahead is not None and ahead[1] != cwd_of(path):
+                    stopping.append(asyncio.ensure_future(discard(ahead[0])))
+                    ahead = None
+                task = ahead[0] if ahead is not None else start(path)
                 ahead = None
-            task = ahead[0] if ahead is not None else start(path)
-            print(f"[{n}/{total}] {os.path.relpath(path)} ...", flush=True)
-            kernel = await take(task)
-            waited = time.monotonic() - t0
-            # The next notebook's kernel starts now, beside this notebook's cells (not beside this kernel's start).
-            ahead = (start(todo[0][1]), cwd_of(todo[0][1])) if todo and args.start_ahead else None
-            nb, failures, warnings, seconds, not_run = await run_notebook(path, args.timeout, kernel, args.after_error_wait)
-            elapsed = time.monotonic() - t0
-            if not isinstance(kernel, BaseException):
-                stopping.append(asyncio.ensure_future(stop_kernel(kernel)))
-            kernel_seconds = 0 if isinstance(kernel, BaseException) else kernel.seconds
-            entries[n - 1] = report(n, total, path, nb, failures, warnings, seconds, not_run, elapsed, kernel_seconds, waited, args)
-        if ahead is not None:
-            stopping.append(asyncio.ensure_future(discard(ahead[0])))
+                print(f"[{n}/{total}] {os.path.relpath(path)} ...", flush=True)
+                kernel = await take(task)
+                waited = time.monotonic() - t0
+                # The next notebook's kernel starts now, beside this notebook's cells (not beside this kernel's start).
+                ahead = (start(todo[0][1]), cwd_of(todo[0][1])) if todo and args.start_ahead else None
+                try:
+                    nb, failures, warnings, seconds, not_run = await run_notebook(path, args.timeout, kernel, args.after_error_wait)
+                except Exception as e:  # an unreadable notebook, ...: this notebook fails, the others still run
+                    nb, failures, warnings, seconds, not_run = nbformat.v4.new_notebook(), [(None, None, f"{type(e).__name__}: {e}")], [], {}, []
+                finally:  # also when cancelled (Ctrl-C) or on an exception
+                    if not isinstance(kernel, BaseException):  # at once when interrupted: it may be busy in a cell
+                        stopping.append(asyncio.ensure_future(stop_kernel(kernel, now=bool(INTERRUPTED))))
+                if INTERRUPTED:  # nbclient reports a cancelled cell as "the kernel died": the run ends here, unreported
+                    raise asyncio.CancelledError()
+                elapsed = time.monotonic() - t0
+                kernel_seconds = 0 if isinstance(kernel, BaseException) else kernel.seconds
+                entries[n - 1] = report(n, total, path, nb, failures, warnings, seconds, not_run, elapsed, kernel_seconds, waited, args)
+        finally:  # the kernel started ahead for a notebook that will not run now is shut down too
+            if ahead is not None:
+                if INTERRUPTED:
+                    ahead[0].cancel()  # stop it starting (start_kernel shuts down what it had started)
+                stopping.append(asyncio.ensure_future(discard(ahead[0])))
 
     async def discard(task):
-        kernel = await take(task)
-        if not isinstance(kernel, BaseException):
-            await stop_kernel(kernel)
+        try:
+            kernel = await task
+        except BaseException:  # its start failed or was cancelled: start_kernel stopped what it had started
+            return
+        await stop_kernel(kernel, now=bool(INTERRUPTED))
 
-    await asyncio.gather(*(lane() for _ in range(min(jobs, total))))
-    await asyncio.gather(*stopping)
+    lanes = [asyncio.ensure_future(lane()) for _ in range(min(jobs, total))]
+    stop_on_signals(asyncio.current_task())
+    try:
+        await asyncio.gather(*lanes)
+    except BaseException:  # a signal (the run is cancelled) or an exception: stop every lane, then clean up
+        for t in lanes:
+            t.cancel()
+        await asyncio.gather(*lanes, return_exceptions=True)
+        if not INTERRUPTED:
+            raise
+    finally:
+        await asyncio.gather(*stopping, return_exceptions=True)
+        await stop_all()  # whatever is still registered (a start that was cut short, ...)
     return entries
 
 
@@ -356,6 +461,11 @@ def main():
     parser.add_argument("--after-error-wait", type=float, default=TSLAB_CANCEL_WINDOW_S,
                         help="seconds to wait after an allowed error (0 lets tslab abort the next cell; for tests)")
     args = parser.parse_args()
+    # A word that is not a notebook file (an option this runner does not know, a typo) is refused before any kernel
+    # starts, with the usage line.
+    not_notebooks = [p for p in args.notebooks if not (p.endswith(".ipynb") and os.path.isfile(p))]
+    if not_notebooks:
+        parser.error(f"not a notebook file: {', '.join(not_notebooks)}")
 
     # Notebooks load the compiled library (notebooks/lib -> build/lib): rebuild it first if lib/ changed.
     import subprocess
@@ -368,7 +478,14 @@ def main():
     if jobs < 1:
         print(f"--jobs must be an integer >= 1, got {jobs}", flush=True)
         return 2
-    summary = asyncio.run(run_all(args, jobs))
+    try:
+        summary = asyncio.run(run_all(args, jobs))
+    except (asyncio.CancelledError, KeyboardInterrupt):  # a second signal cut the clean-up short
+        INTERRUPTED.append(INTERRUPTED[0] if INTERRUPTED else signal.SIGINT)
+    if INTERRUPTED:
+        kill_now()
+        print(f"interrupted ({signal.Signals(INTERRUPTED[0]).name}); the kernels it started are shut down", flush=True)
+        return 128 + INTERRUPTED[0]
     if args.summary:
         with open(args.summary, "w", encoding="utf-8") as f:
             json.dump(summary, f, ensure_ascii=False, indent=1)

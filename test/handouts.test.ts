@@ -1,10 +1,14 @@
 // A handout opens from disk in headless Chromium with the network cut off, and everything renders: each Plotly
-// chart draws its SVG, MathJax typesets the math, tables are there, and the page logs no errors.
+// chart draws its SVG, MathJax typesets the math, tables are there, and the page logs no errors. And on a machine
+// without any CJK font (Chromium run with a fontconfig set-up that hides the system's CJK fonts) the Chinese text,
+// chart titles and table headers included, is drawn from the handout's own font (fonts/ beside the pages), not as
+// tofu boxes. L11_HANDOUT_SCREENSHOT=FILE.png saves a screenshot of the page in that setting.
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
 import { pathToFileURL } from "url";
-import { chromium, type Browser } from "playwright-core";
+import { spawnSync } from "child_process";
+import { chromium, type Browser, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { NOTEBOOKS_DIR, ROOT, ensureKernelSpec, runProcess, type ProcessResult } from "./support/processes";
 
@@ -34,6 +38,82 @@ let outDir = "";
 let exported: ProcessResult;
 let browser: Browser | undefined;
 
+// A fontconfig set-up with everything the system has except the fonts that cover Chinese, Japanese or Korean: what
+// a machine without fonts-noto-cjk shows. Its cache goes to a temporary folder.
+function fontConfigWithoutCjk(dir: string): string {
+  fs.mkdirSync(path.join(dir, "cache"), { recursive: true });
+  const reject = ["zh-cn", "zh-tw", "zh-hk", "ja", "ko"].map((l) => `      <pattern><patelt name="lang"><string>${l}</string></patelt></pattern>`);
+  const file = path.join(dir, "fonts.conf");
+  fs.writeFileSync(
+    file,
+    `<?xml version="1.0"?>
+<!DOCTYPE fontconfig SYSTEM "urn:fontconfig:fonts.dtd">
+<fontconfig>
+  <include ignore_missing="yes">/etc/fonts/fonts.conf</include>
+  <cachedir>${path.join(dir, "cache")}</cachedir>
+  <selectfont>
+    <rejectfont>
+${reject.join("\n")}
+    </rejectfont>
+  </selectfont>
+</fontconfig>
+`,
+  );
+  return file;
+}
+
+// How the page lays out its Chinese: the advance width of every CJK ideograph on it (HTML text through a Range per
+// character, chart text through SVG's getSubStringLength), as a fraction of its font size. Noto Sans SC draws an
+// ideograph 1 em wide; a tofu box is narrower (about 0.4 em in proportional text, 0.6 em in monospace). Measured on
+// the page as laid out, not on a fresh canvas: Chromium can leave tofu on the page when a font loads late.
+async function cjkWidths(page: Page) {
+  return page.evaluate(() => {
+    const ideograph = /[\u4e00-\u9fff]/;
+    const narrow: string[] = [];
+    let measured = 0;
+    const note = (c: string, width: number, fontSize: number, el: Element) => {
+      measured++;
+      if (width < 0.9 * fontSize) narrow.push(`${c} ${(width / fontSize).toFixed(2)} em in <${el.tagName.toLowerCase()} class="${el.getAttribute("class") ?? ""}">`);
+    };
+    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    for (let n = walker.nextNode() as Text | null; n; n = walker.nextNode() as Text | null) {
+      const parent = n.parentElement;
+      if (!parent || parent.closest("script, style, svg, mjx-container")) continue;
+      const fontSize = parseFloat(getComputedStyle(parent).fontSize);
+      for (let i = 0; i < n.data.length; i++) {
+        if (!ideograph.test(n.data[i])) continue;
+        const range = document.createRange();
+        range.setStart(n, i);
+        range.setEnd(n, i + 1);
+        const width = range.getBoundingClientRect().width;
+        if (width > 0) note(n.data[i], width, fontSize, parent); // 0: not displayed (a collapsed or hidden element)
+      }
+    }
+    for (const t of Array.from(document.querySelectorAll("svg text")) as SVGTextElement[]) {
+      const text = t.textContent ?? "";
+      const fontSize = parseFloat(getComputedStyle(t).fontSize);
+      for (let i = 0; i < text.length; i++) if (ideograph.test(text[i])) note(text[i], t.getSubStringLength(i, 1), fontSize, t);
+    }
+    return { measured, narrow };
+  });
+}
+
+// The control: on this set-up, two different ideographs drawn in plain sans-serif come out as the same tofu box
+// (pixel for pixel) -- the machine has no CJK font, so whatever Chinese the page shows comes from its own font.
+async function sansSerifDrawsTofu(page: Page): Promise<boolean> {
+  return page.evaluate(() => {
+    const draw = (c: string) => {
+      const canvas = document.createElement("canvas");
+      canvas.width = canvas.height = 64;
+      const ctx = canvas.getContext("2d")!;
+      ctx.font = "48px sans-serif";
+      ctx.fillText(c, 4, 52);
+      return Array.from(ctx.getImageData(0, 0, 64, 64).data).join(",");
+    };
+    return draw("负") === draw("载");
+  });
+}
+
 beforeAll(async () => {
   await ensureKernelSpec();
   outDir = fs.mkdtempSync(path.join(os.tmpdir(), "l11-handout-"));
@@ -53,6 +133,13 @@ describe(`handout of ${path.basename(notebook)}`, () => {
     expect(fs.existsSync(path.join(outDir, `${stem}.html`))).toBe(true);
     expect(fs.existsSync(path.join(outDir, "mathjax", "tex-chtml-full.js"))).toBe(true);
     const html = fs.readFileSync(path.join(outDir, `${stem}.html`), "utf8");
+    // Its own Chinese font: the cuts of Noto Sans SC the pages need, their @font-face rules, the licence (OFL).
+    const fonts = fs.readdirSync(path.join(outDir, "fonts"));
+    expect(fonts).toEqual(expect.arrayContaining(["noto-sans-sc.css", "OFL.txt"]));
+    expect(fonts.filter((f) => f.endsWith(".woff2")).length).toBeGreaterThan(0);
+    expect(fs.readFileSync(path.join(outDir, "fonts", "OFL.txt"), "utf8")).toContain("SIL OPEN FONT LICENSE Version 1.1");
+    expect(html).toContain('href="fonts/noto-sans-sc.css"');
+    expect(index).toContain('href="fonts/noto-sans-sc.css"');
     // Nothing the page loads by itself points off the disk (the Plotly bundle merely mentions URLs in its code).
     const loads = [...html.matchAll(/<(?:script|link|img|iframe)\b[^>]*\b(?:src|href)="([^"]*)"/g)].map((m) => m[1]);
     expect(loads.filter((u) => /^(https?:)?\/\/|^file:/.test(u))).toEqual([]);
@@ -108,6 +195,54 @@ describe(`handout of ${path.basename(notebook)}`, () => {
       expect(blocked, "requests that tried to leave the disk").toEqual([]);
       expect(errors).toEqual([]);
       await context.close();
+    },
+    5 * 60_000,
+  );
+
+  it(
+    "shows its Chinese from its own font on a machine without CJK fonts (no tofu)",
+    async () => {
+      expect(exported.code, exported.output).toBe(0);
+      const fontConfig = fontConfigWithoutCjk(path.join(outDir, ".fontconfig"));
+      const env = { ...process.env, FONTCONFIG_FILE: fontConfig } as Record<string, string>;
+      // The set-up really hides them (fc-list comes with Debian's fontconfig; without it the control below still holds).
+      const listed = spawnSync("fc-list", [":lang=zh", "family"], { env, encoding: "utf8" });
+      if (!listed.error) expect(listed.stdout.trim(), "CJK fonts the test's fontconfig still shows").toBe("");
+
+      const noCjk = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS, env });
+      try {
+        const context = await noCjk.newContext({ viewport: { width: 1280, height: 900 } });
+        await context.route("**/*", (route) => (/^(file|data|blob):/.test(route.request().url()) ? route.continue() : route.abort("internetdisconnected")));
+        for (const page of [`${stem}.html`, "index.html"]) {
+          const tab = await context.newPage();
+          await tab.goto(pathToFileURL(path.join(outDir, page)).href, { waitUntil: "load" });
+          if (page !== "index.html") {
+            await tab.waitForFunction(() => Array.from(document.querySelectorAll(".l11-plot")).every((d) => d.querySelector("svg.main-svg")), null, { timeout: 60_000 });
+            await tab.evaluate(() => (window as any).MathJax?.startup?.promise);
+          }
+          await tab.evaluate(() => document.fonts.ready);
+          expect(await sansSerifDrawsTofu(tab), "plain sans-serif draws tofu on this set-up (the control)").toBe(true);
+          // The browser loaded faces of the handout font (from disk, beside the page)...
+          const loaded = await tab.evaluate(() => {
+            let n = 0;
+            document.fonts.forEach((f) => {
+              if (f.family.replace(/["']/g, "") === "L11 Noto Sans SC" && f.status === "loaded") n++;
+            });
+            return n;
+          });
+          expect(loaded, `${page}: loaded faces of the handout font`).toBeGreaterThan(0);
+          // ...and every Chinese character on the page, prose, headings, tables, code comments and chart text, is a
+          // full-width glyph, not a tofu box.
+          const widths = await cjkWidths(tab);
+          expect(widths.measured, `${page}: Chinese characters measured`).toBeGreaterThan(page === "index.html" ? 20 : 200);
+          expect(widths.narrow.slice(0, 20), `${page}: Chinese characters drawn as tofu (${widths.narrow.length} of ${widths.measured})`).toEqual([]);
+          if (page !== "index.html" && process.env.L11_HANDOUT_SCREENSHOT) await tab.screenshot({ path: process.env.L11_HANDOUT_SCREENSHOT });
+          await tab.close();
+        }
+        await context.close();
+      } finally {
+        await noCjk.close();
+      }
     },
     5 * 60_000,
   );

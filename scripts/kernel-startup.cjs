@@ -1,0 +1,58 @@
+// Loaded by the tslab kernel before tslab itself (`node --require scripts/kernel-startup.cjs …/tslab kernel`, the
+// kernel spec written by scripts/project.mjs). Two things tslab has no setting for:
+//
+// 1. A cell run before the import cell. tslab type-checks each cell, so `check("1.1", 3)` before
+//    `import { check } from "./lib/index"` stops at "Cannot find name 'check'". The set-up declares every export of
+//    lib/index as a global `any` (node_modules/@types/l11-notebook-globals, which tslab's TypeScript reads like any
+//    @types package; the project's own tsconfig lists its types and does not), and here each of those globals is a
+//    stand-in that throws 请先运行第一个单元格（import） when a cell uses it. The import cell's names shadow the
+//    globals (tslab keeps earlier cells' names in a scope above the globals), so after the import nothing changes.
+// 2. A kernel whose parent is gone. Jupyter starts kernels in a session of their own, so a Ctrl-C in the terminal
+//    does not reach them, and a runner that is killed outright cannot shut them down; a kernel left running keeps the
+//    caller's output pipe open (`npm run handouts | tail` would hang). The launcher passes its pid as
+//    JPY_PARENT_PID; when the kernel's parent is no longer that process, the kernel exits.
+"use strict";
+const fs = require("fs");
+const path = require("path");
+const util = require("util");
+
+const NAMES = path.join(__dirname, "..", "node_modules", "@types", "l11-notebook-globals", "names.json");
+// Names a library may probe with `typeof x` / `x.amd` (UMD wrappers): never stand in for these.
+const RESERVED = new Set(["define", "module", "exports", "require", "window", "self", "global", "globalThis", "process", "Buffer", "navigator", "document"]);
+
+class NotImportedError extends Error {
+  constructor(name) {
+    // Also what a name missing from the import cell's list meets: say both.
+    super(`请先运行第一个单元格（import）：${name} 来自 "./lib/index"；那个单元格已经运行过的话，把 ${name} 加进它的 import { … }`);
+    this.name = "NotImportedError";
+  }
+  // tslab prints a thrown error with util.inspect: one line, no stack trace.
+  [util.inspect.custom]() {
+    return this.message;
+  }
+}
+
+function standIn(name) {
+  const fail = () => {
+    throw new NotImportedError(name);
+  };
+  return new Proxy(function notImported() {}, { apply: fail, construct: fail, get: fail, set: fail, has: fail });
+}
+
+let names = [];
+try {
+  names = JSON.parse(fs.readFileSync(NAMES, "utf8"));
+} catch {
+  // not generated yet (scripts/setup.mjs writes it): the kernel works as plain tslab
+}
+for (const name of names) {
+  if (typeof name !== "string" || RESERVED.has(name) || name in globalThis) continue;
+  Object.defineProperty(globalThis, name, { value: standIn(name), configurable: true, writable: true, enumerable: false });
+}
+
+const parent = Number(process.env.JPY_PARENT_PID);
+if (parent > 0 && process.ppid === parent) {
+  setInterval(() => {
+    if (process.ppid !== parent) process.exit(0);
+  }, 1000).unref();
+}
