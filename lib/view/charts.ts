@@ -43,6 +43,23 @@ export interface ChartOptions {
   logY?: boolean;
   xTitle?: string;
   yTitle?: string;
+  /** error bars: columns holding the lower and upper ends of each point's range (e.g. min and max over seeds) */
+  yLow?: string;
+  yHigh?: string;
+  /** lines(): "markers" draws points only (a scatter) */
+  mode?: "lines+markers" | "markers";
+}
+
+/** Plotly error bars from a row range: the distance from y down to yLow and up to yHigh (absent ends draw none). */
+function errorBars(rows: Table["rows"], o: ChartOptions): Record<string, unknown> | undefined {
+  if (!o.yLow && !o.yHigh) return undefined;
+  const y = rows.map((r) => Number(r[o.y]));
+  const gap = (key: string | undefined, sign: 1 | -1) =>
+    rows.map((r, i) => {
+      const v = key === undefined ? NaN : Number(r[key]);
+      return Number.isFinite(v) && Number.isFinite(y[i]) ? Math.max(0, sign * (v - y[i])) : 0;
+    });
+  return { type: "data", symmetric: false, array: gap(o.yHigh, 1), arrayminus: gap(o.yLow, -1), thickness: 1.5, width: 4 };
 }
 
 /** A log axis labels every decade with its value (1, 10, 100 …), not Plotly's leading digits ("2" for 20). */
@@ -67,6 +84,7 @@ export function bars(table: Table, o: ChartOptions): Figure {
       name: g.name,
       x: g.rows.map((r) => label(table, o.x, r[o.x])),
       y: g.rows.map((r) => r[o.y]),
+      ...(errorBars(g.rows, o) ? { error_y: errorBars(g.rows, o) } : {}),
     })),
     // Bars stand on categories even when they look numeric (replicas 2, 4, 8 must not leave gaps at 3, 5, 6, 7).
     layout: (() => {
@@ -81,30 +99,66 @@ export function lines(table: Table, o: ChartOptions): Figure {
   return {
     data: groups(table, o.group).map((g) => ({
       type: "scatter",
-      mode: "lines+markers",
+      mode: o.mode ?? "lines+markers",
       name: g.name,
       x: g.rows.map((r) => r[o.x]),
       y: g.rows.map((r) => r[o.y]),
+      ...(errorBars(g.rows, o) ? { error_y: errorBars(g.rows, o) } : {}),
     })),
     layout: axes(table, o),
   };
 }
 
-/** A heatmap from a matrix with labelled axes. */
-export function heatmap(options: { z: number[][]; x: string[]; y: string[]; title: string; xTitle: string; yTitle: string; zTitle?: string; text?: boolean }): Figure {
+/** A path drawn over a heatmap: points are (column, row) indices into x / y, each with an optional label (e.g. the
+ * step numbers); `offset` shifts the path a little so that paths through the same cells stay apart. */
+export interface HeatmapPath {
+  name: string;
+  points: Array<{ x: number; y: number; label?: string }>;
+  offset?: number;
+  color?: string;
+}
+
+/** A heatmap from a matrix with labelled axes; with `paths`, lines with labelled markers drawn over the cells. */
+export function heatmap(options: { z: number[][]; x: string[]; y: string[]; title: string; xTitle: string; yTitle: string; zTitle?: string; text?: boolean; zmin?: number; zmax?: number; paths?: HeatmapPath[]; reverseY?: boolean }): Figure {
+  const text = options.text === false ? undefined : options.z.map((row) => row.map((v) => v.toFixed(2)));
+  const cells = {
+    type: "heatmap",
+    z: options.z,
+    colorscale: "Viridis",
+    zmin: options.zmin,
+    zmax: options.zmax,
+    colorbar: { title: { text: options.zTitle ?? "" } },
+    text,
+    texttemplate: text ? "%{text}" : undefined,
+  };
+  if (!options.paths || options.paths.length === 0) {
+    return {
+      data: [{ ...cells, x: options.x, y: options.y }],
+      layout: { title: options.title, xaxis: { title: options.xTitle, type: "category" }, yaxis: { title: options.yTitle, type: "category", ...(options.reverseY ? { autorange: "reversed" } : {}) } },
+    };
+  }
+  // numeric axes with the names as tick labels, so that a path can be drawn slightly off the cell centres
+  const xs = options.x.map((_, i) => i);
+  const ys = options.y.map((_, i) => i);
+  const paths = options.paths.map((p) => ({
+    type: "scatter",
+    mode: "lines+markers+text",
+    name: p.name,
+    x: p.points.map((pt) => pt.x + (p.offset ?? 0)),
+    y: p.points.map((pt) => pt.y + (p.offset ?? 0)),
+    text: p.points.map((pt) => pt.label ?? ""),
+    textposition: "top right",
+    textfont: { size: 13, color: p.color ?? "#ffffff" },
+    line: { width: 3, color: p.color },
+    marker: { size: 9, symbol: "circle-open", line: { width: 2 }, color: p.color },
+  }));
   return {
-    data: [
-      {
-        type: "heatmap",
-        z: options.z,
-        x: options.x,
-        y: options.y,
-        colorscale: "Viridis",
-        colorbar: { title: { text: options.zTitle ?? "" } },
-        text: options.text === false ? undefined : options.z.map((row) => row.map((v) => v.toFixed(2))),
-        texttemplate: options.text === false ? undefined : "%{text}",
-      },
-    ],
-    layout: { title: options.title, xaxis: { title: options.xTitle, type: "category" }, yaxis: { title: options.yTitle, type: "category" } },
+    data: [{ ...cells, x: xs, y: ys }, ...paths],
+    layout: {
+      title: options.title,
+      xaxis: { title: options.xTitle, tickvals: xs, ticktext: options.x },
+      yaxis: { title: options.yTitle, tickvals: ys, ticktext: options.y, ...(options.reverseY ? { autorange: "reversed" } : {}) },
+      legend: { orientation: "h", y: -0.2 },
+    },
   };
 }
