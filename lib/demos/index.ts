@@ -8,9 +8,11 @@ import { prebleDemos } from "./preble";
 import { modelRoutingDemos } from "./model-routing";
 import { sinceThenDemos } from "./since-then";
 import { azureReplay } from "./azure-replay";
+import { threeLevelsDemos } from "./three-levels";
 
 export * from "./registry";
 export { routingCurveLabel } from "./model-routing";
+export { caseStudyPaths } from "./llmselector";
 export { SINCE_THEN_WORKLOADS, OUR_POLICIES, PREBLE_POLICIES, PRODUCTION_POLICIES, RESTART_WINDOWS, policyFamily } from "./since-then";
 export { SECTION2_WORKLOADS, SECTION2_MODEL, SECTION2_GPU, LOAD_ONLY_POLICIES } from "./cache-vs-balance";
 
@@ -22,3 +24,4 @@ for (const demo of prebleDemos) registerDemo(demo);
 for (const demo of sinceThenDemos) registerDemo(demo);
 for (const demo of modelRoutingDemos) registerDemo(demo);
 registerDemo(azureReplay);
+for (const demo of threeLevelsDemos) registerDemo(demo);
