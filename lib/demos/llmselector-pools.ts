@@ -357,7 +357,7 @@ export const llmSelectorNoisyDiagnoser = defineDemo({
             return {
               reading: v === "fresh" ? "每次重新判断（讲义）" : "按提示缓存（作者代码）",
               holds: Number(b.evaluated) >= 2 * Number(a.evaluated),
-              ours: `q = ${f(hi, 1)} → ${f(lo, 1)}：${f(Number(a.evaluated), 0)} → ${f(Number(b.evaluated), 0)}（${f(Number(b.evaluated) / Number(a.evaluated), 1)} 倍；各种子 ${spread(ratios, 1).text} 倍）`,
+              ours: `q = ${f(hi, 1)} → ${f(lo, 1)}：${f(Number(a.evaluated), 0)} → ${f(Number(b.evaluated), 0)}（${f(Number(b.evaluated) / Number(a.evaluated), 1)} 倍；各种子 ${f(spread(ratios).min, 1)}–${f(spread(ratios).max, 1)} 倍）`,
               seeds: seedsAgreeing(ratios, (r) => r >= 2),
             };
         });
