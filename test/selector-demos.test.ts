@@ -199,3 +199,23 @@ describe("04.6 a monotone world", () => {
     expect(t.title).toContain("自我改进");
   });
 });
+
+describe("the charts notebook 04 draws", () => {
+  it("error bars come from the rows' ranges; the heatmap carries the search paths with their step labels", async () => {
+    const { bars, heatmap, lines, displayName } = await import("../lib/view");
+    const t = runDemo("04.2", { seeds: 2, pools: 2, runsPerPool: 1, systems: ["selfRefine"] });
+    const fig = bars(t, { x: "system", y: "gainPoints", group: "method", yLow: "gainLow", yHigh: "gainHigh" });
+    for (const trace of fig.data) {
+      const e = trace.error_y as { array: number[]; arrayminus: number[] };
+      const y = trace.y as number[];
+      const row = t.rows.find((r) => displayName(r.method) === trace.name);
+      expect(e.array.every((v) => v >= 0) && e.arrayminus.every((v) => v >= 0)).toBe(true);
+      expect(y[0] + e.array[0]).toBeCloseTo(Number(row?.gainHigh), 9);
+      expect(y[0] - e.arrayminus[0]).toBeCloseTo(Number(row?.gainLow), 9);
+    }
+    const h = heatmap(caseStudyPaths(runDemo("04.1", { sweepSeeds: 0 })));
+    expect(h.data.length).toBe(5); // the cells and four paths
+    expect(h.data[2].text).toEqual(["0", "1", "2–4"]);
+    expect(lines(t, { x: "system", y: "testAcc", group: "method", mode: "markers" }).data[0].mode).toBe("markers");
+  });
+});

@@ -2,7 +2,7 @@
 // number of allocations it evaluated (its budget, counted as in the lecture: K per round for the per-module methods).
 import { checkInteger, checkNonEmpty, checkNumber, checkProbability, ParameterError } from "../core/errors";
 import { rng } from "../core/rng";
-import { allocationCost, allocationCount } from "./budget";
+import { allocationCount } from "./budget";
 import { Diagnoser, VerdictMode } from "./diagnoser";
 import type { AllocationInput, Evaluator, RunRecord } from "./evaluate";
 
@@ -25,7 +25,8 @@ export interface OptimizerResult {
   cycled?: boolean;
 }
 
-function result(ev: Evaluator, method: string, allocation: number[], evaluated: number, path: number[][], rounds: number, converged: boolean): OptimizerResult {
+/** An OptimizerResult for `allocation` (its train / test accuracy looked up); shared with cost.ts. */
+export function result(ev: Evaluator, method: string, allocation: number[], evaluated: number, path: number[][], rounds: number, converged: boolean): OptimizerResult {
   return {
     method,
     allocation: [...allocation],
@@ -236,7 +237,8 @@ export function greedy(ev: Evaluator, options: GreedyOptions = {}): OptimizerRes
   return result(ev, "greedy", current, evaluated, history, rounds, true);
 }
 
-function decode(index: number, K: number, L: number): number[] {
+/** The allocation with lexicographic index `index` (K models, L modules); shared with cost.ts. */
+export function decode(index: number, K: number, L: number): number[] {
   const a = new Array<number>(L);
   for (let j = L - 1; j >= 0; j--) {
     a[j] = index % K;
@@ -322,75 +324,6 @@ export function bestSingleModel(ev: Evaluator): OptimizerResult {
     }
   }
   return result(ev, "bestSingle", best, ev.modelCount, [best], 0, true);
-}
-
-// ---- cost (exercise 7) ----
-
-export interface CostedResult extends OptimizerResult {
-  lambda: number;
-  /** price of one run (sum over modules) */
-  cost: number;
-}
-
-function priceTable(ev: Evaluator, prices: Readonly<Record<string, number>>): number[] {
-  return ev.world.names.map((name) => allocationCost([name], prices));
-}
-
-/** Exhaustive search for the allocation maximizing training accuracy − λ × price per run. */
-export function costAware(ev: Evaluator, options: { prices: Readonly<Record<string, number>>; lambda: number }): CostedResult {
-  const lambda = checkNumber("lambda", options.lambda, { min: 0 });
-  const price = priceTable(ev, options.prices);
-  const total = allocationCount(ev.modelCount, ev.moduleCount);
-  if (total > 1_000_000) throw new ParameterError("system", `${total} 个分配太多，不能按价格穷举`);
-  let best: number[] = [];
-  let bestValue = -Infinity;
-  let bestCost = 0;
-  for (let i = 0; i < total; i++) {
-    const a = decode(i, ev.modelCount, ev.moduleCount);
-    let cost = 0;
-    for (const k of a) cost += price[k];
-    const value = ev.accuracy(a, "train") - lambda * cost;
-    // equal value: the cheaper one
-    if (value > bestValue + 1e-12 || (Math.abs(value - bestValue) <= 1e-12 && cost < bestCost)) {
-      bestValue = value;
-      best = a;
-      bestCost = cost;
-    }
-  }
-  return { ...result(ev, "costAware", best, total, [best], 0, true), lambda, cost: bestCost };
-}
-
-/** costAware for each λ: the cost–accuracy frontier traced by the price weight. */
-export function costFrontier(ev: Evaluator, options: { prices: Readonly<Record<string, number>>; lambdas: readonly number[] }): CostedResult[] {
-  return checkNonEmpty("lambdas", options.lambdas).map((lambda) => costAware(ev, { prices: options.prices, lambda }));
-}
-
-export interface PricedAllocation {
-  allocation: number[];
-  label: string;
-  cost: number;
-  trainAcc: number;
-  testAcc: number;
-  /** no other allocation is at most as expensive and strictly more accurate on the training set (or cheaper and as accurate) */
-  pareto: boolean;
-}
-
-/** Every allocation with its price and accuracy, Pareto-optimal ones (train accuracy vs price) marked. */
-export function pricedAllocations(ev: Evaluator, prices: Readonly<Record<string, number>>): PricedAllocation[] {
-  const price = priceTable(ev, prices);
-  const total = allocationCount(ev.modelCount, ev.moduleCount);
-  if (total > 100_000) throw new ParameterError("system", `${total} 个分配太多，不能逐个列出`);
-  const all: PricedAllocation[] = [];
-  for (let i = 0; i < total; i++) {
-    const a = decode(i, ev.modelCount, ev.moduleCount);
-    let cost = 0;
-    for (const k of a) cost += price[k];
-    all.push({ allocation: a, label: ev.label(a), cost, trainAcc: ev.accuracy(a, "train"), testAcc: ev.accuracy(a, "test"), pareto: false });
-  }
-  for (const p of all) {
-    p.pareto = !all.some((o) => (o.cost <= p.cost && o.trainAcc > p.trainAcc) || (o.cost < p.cost && o.trainAcc >= p.trainAcc));
-  }
-  return all;
 }
 
 // ---- baselines over the whole allocation space (§4.5: what a random allocation would score) ----
