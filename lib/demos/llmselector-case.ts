@@ -228,10 +228,10 @@ export function caseStudyPaths(t: Table): {
   const z = JSON.parse(String(ex.matrix)) as number[][];
   const names = String(ex.names).split(",");
   const picks: Array<[string, string, string, number]> = [
-    ["greedy", "C+C", "#ff7f0e", -0.24],
-    ["llmSelector", "C+C", "#e377c2", 0.12],
-    ["greedy", "E+C", "#ffbb78", -0.12],
-    ["llmSelector", "E+C", "#d62728", 0.24],
+    ["greedy", "C+C", "#ff7f0e", -0.3],
+    ["llmSelector", "C+C", "#e377c2", 0.17],
+    ["greedy", "E+C", "#ffbb78", -0.17],
+    ["llmSelector", "E+C", "#d62728", 0.3],
   ];
   const paths = picks.flatMap(([method, start, color, offset]) => {
     const r = t.rows.find((x) => x.method === method && x.start === start && typeof x.pathIndices === "string" && (method !== "llmSelector" || x.q === t.params?.q));
@@ -252,7 +252,7 @@ export function caseStudyPaths(t: Table): {
     z,
     x: names,
     y: names,
-    title: "定位-求解：25 种分配的训练准确率与搜索路径（数字 = 第几轮后到达）",
+    title: "定位-求解：训练准确率与搜索路径（点上的数字 = 第几轮）",
     xTitle: "求解模块用的模型",
     yTitle: "定位模块用的模型",
     zTitle: "训练准确率（答对比例）",

@@ -146,11 +146,12 @@ export function heatmap(options: { z: number[][]; x: string[]; y: string[]; titl
     name: p.name,
     x: p.points.map((pt) => pt.x + (p.offset ?? 0)),
     y: p.points.map((pt) => pt.y + (p.offset ?? 0)),
+    // labels inside white markers: readable on the dark and the light end of the colour scale alike
     text: p.points.map((pt) => pt.label ?? ""),
-    textposition: "top right",
-    textfont: { size: 13, color: p.color ?? "#ffffff" },
+    textposition: "middle center",
+    textfont: { size: 10, color: "#000000" },
     line: { width: 3, color: p.color },
-    marker: { size: 9, symbol: "circle-open", line: { width: 2 }, color: p.color },
+    marker: { size: 20, symbol: "circle", color: "#ffffff", line: { width: 2.5, color: p.color ?? "#000000" } },
   }));
   return {
     data: [{ ...cells, x: xs, y: ys }, ...paths],
