@@ -20,7 +20,7 @@ export const herdingAtEachLevel = defineDemo({
   id: "05.3",
   section: "§5",
   title: "教训：所有决定追逐同一个最优就会扎堆——每个层次上的扎堆与解药",
-  defaults: { seed: 1, pools: 10 },
+  defaults: { seed: 1, pools: 6 },
   describe: {
     seed: { meaning: "派发模拟与集群模拟的种子（传给演示 01.4、02.1、03.3）", range: "整数" },
     pools: { meaning: "辩论那一行用的随机模型池个数（传给演示 04.4）", range: "1–100 的整数" },
