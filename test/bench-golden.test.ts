@@ -10,7 +10,7 @@ import type { Table } from "../lib/core/table";
 import { listDemos, runDemo } from "../lib/demos/index";
 
 // More than ~1 s each: checked by the bench, not in every test run.
-const SLOW = new Set(["01.2", "01.3", "02.1", "03.1", "03.2", "03.4", "03.6", "06.1", "06.4"]);
+const SLOW = new Set(["01.2", "01.3", "02.1", "03.1", "03.2", "03.4", "03.6", "04.2", "04.3", "05.3", "05.4", "05.5", "06.1", "06.4"]);
 // Depends on the machine (none since the traces ship in data/: 03.6 always replays the real Azure arrivals).
 const ENVIRONMENT = new Set<string>([]);
 

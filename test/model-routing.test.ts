@@ -232,3 +232,19 @@ describe("demos 05.1 and 05.2", () => {
     for (const r of t.rows) expect(r.accuracyGapPoints as number).toBeLessThan(4);
   });
 });
+
+describe("demos 05.1 and 05.2: claims and the reading surface", () => {
+  const verdicts = (id: string, p: Record<string, unknown> = {}) => Object.fromEntries((runDemo(id, p).claims ?? []).map((c) => [c.id, c.verdict]));
+  it("every verdict at defaults", () => {
+    expect(verdicts("05.1")).toEqual({ ladder: "holds", "cascade-good-scorer": "holds", "cascade-exceeds": "holds", "bad-scorer-expensive": "holds", "router-capped": "holds" });
+    expect(verdicts("05.2")).toEqual({ "cascade-price-rises": "holds", "router-price-rises": "holds", "held-out": "holds" });
+  });
+  it("titles, curve labels and headers are Chinese and follow the parameters", () => {
+    const t = runDemo("05.1", { cascade: ["D", "A"], test: 500 });
+    expect(t.title).toContain("级联 D→A");
+    expect(t.title).toContain("测试题 500 道");
+    expect(t.rows.find((r) => r.method === "cascade")?.curve).toMatch(/^级联 D→A，打分器噪声/);
+    expect(t.columns.every((c) => /[\u4e00-\u9fff]/.test(c.label) || c.label.startsWith("÷"))).toBe(true);
+    expect(runDemo("05.2", { tolerancePoints: 2 }).title).toContain("差 2 个百分点以内");
+  });
+});

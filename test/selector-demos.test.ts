@@ -1,125 +1,221 @@
-// The lecture's conclusions in §4.4–§4.6, checked on the demos (代码 04) and, where the effect is a tendency, on
-// several seeds.
+// The lecture's conclusions in §4.2–§4.6 (代码 04), judged by the demos' own claims: every verdict at default
+// parameters, the released code's behaviour beside the lecture's (issue 17), titles from the parameters used.
 import { describe, expect, it } from "vitest";
-import { cell, rowsWhere, rowWhere } from "../lib/core";
-import { runDemo } from "../lib/demos";
-import { accuracyMatrix, caseStudyWorld, Evaluator, greedy, llmSelector, locateSolve } from "../lib/selector";
+import { rowsWhere, rowWhere } from "../lib/core";
+import { caseStudyPaths, runDemo } from "../lib/demos";
+import type { Table } from "../lib/core/table";
+
+const verdicts = (t: Table) => Object.fromEntries((t.claims ?? []).map((c) => [c.id, c.verdict]));
+const claim = (t: Table, id: string) => {
+  const c = (t.claims ?? []).find((x) => x.id === id);
+  if (!c) throw new Error(`no claim ${id}`);
+  return c;
+};
 
 describe("04.1 the locate–solve case", () => {
   const t = runDemo("04.1");
-  const row = (method: string, start: string, q: number | null = null) => rowWhere(t, { method, start, q });
+  const row = (method: string, start: string, q: number | null = null) => rowsWhere(t, { method, start, q, scope: "single" })[0];
 
-  it("C+C is a local optimum that greedy cannot leave, while LLMSelector walks to A+B (also with q = 0.8)", () => {
-    expect(row("exhaustive", "—").allocation).toBe("A+B");
+  it("every verdict at defaults", () => {
+    expect(verdicts(t)).toEqual({
+      "local-optimum": "holds",
+      "greedy-stuck": "holds",
+      "llmselector-escapes": "holds",
+      "all-starts": "holds",
+      budget: "holds",
+      "released-greedy": "holds",
+      plateau: "holds",
+    });
+    // the budget under the two counters: the lecture's 20, the released code's 16
+    expect(claim(t, "budget").readings?.map((r) => r.verdict)).toEqual(["holds", "fails"]);
+    expect(claim(t, "budget").readings?.[1].ours).toContain("4 轮 × 4 = 16");
+  });
+
+  it("C+C traps both greedies; LLMSelector walks C+C → A+C → A+B in two rounds and confirms in two more", () => {
+    expect(rowWhere(t, { method: "exhaustive" }).allocation).toBe("A+B");
     expect(row("greedy", "C+C").allocation).toBe("C+C");
-    expect(row("llmSelector", "C+C", 1).allocation).toBe("A+B");
-    expect(row("llmSelector", "C+C", 0.8).allocation).toBe("A+B");
-    expect(row("llmSelector", "C+C", 1).testAcc as number).toBeGreaterThan((row("greedy", "C+C").testAcc as number) + 0.3);
-    expect(row("llmSelector", "C+C", 1).testAcc as number).toBeGreaterThan(0.9);
-  });
-
-  it("exercise 6(b): from C+C LLMSelector evaluates 4 rounds × 5 = 20 allocations", () => {
+    expect(row("releasedGreedy", "C+C").allocation).toBe("C+C");
+    expect(row("llmSelector", "C+C", 1).path).toBe("C+C → A+C → A+B → A+B → A+B");
     expect(row("llmSelector", "C+C", 1).evaluated).toBe(20);
-    expect(t.notes?.join(" ")).toContain("C+C → A+C → A+B → A+B → A+B");
+    expect(row("llmSelector", "C+C", 1).evaluatedReleased).toBe(16);
+    expect(row("llmSelector", "C+C", 0.8).allocation).toBe("A+B");
+    // exercises and notebook 07 read the first greedy / llmSelector row from C+C
+    expect(rowsWhere(t, { method: "llmSelector", start: "C+C" })[0].q).toBe(1);
   });
 
-  it("from all 25 starts greedy fails on some and LLMSelector on none", () => {
-    expect(row("greedy", "all 25").failedStarts as number).toBeGreaterThan(0);
-    expect(row("llmSelector", "all 25", 1).failedStarts).toBe(0);
-    expect(row("llmSelector", "all 25", 0.8).failedStarts).toBe(0);
+  it("on the plateau (other seeds) the released greedy moves on ties and mostly escapes, ours never does", () => {
+    const g = rowWhere(t, { method: "greedy", scope: "sweep" });
+    const r = rowWhere(t, { method: "releasedGreedy", scope: "sweep" });
+    expect(g.allocation).toBe("C+C ×12");
+    expect(Number(r.failed)).toBeLessThan(6);
   });
 
-  it("on other seeds C+C is still never beaten by a one-module change, greedy stays and LLMSelector escapes", () => {
-    for (const seed of [1, 2, 3, 4, 5, 6]) {
-      const ev = new Evaluator(caseStudyWorld({ seed }), locateSolve());
-      const m = accuracyMatrix(ev);
-      for (let k = 0; k < 5; k++) {
-        expect(m[k][2]).toBeLessThanOrEqual(m[2][2]);
-        expect(m[2][k]).toBeLessThanOrEqual(m[2][2]);
-      }
-      expect(greedy(ev, { start: "C+C" }).label).toBe("C+C");
-      expect(llmSelector(ev, { start: "C+C", q: 1, seed }).label).toBe("A+B");
-      expect(llmSelector(ev, { start: "C+C", q: 0.8, seed }).label).toBe("A+B");
-    }
+  it("the heatmap data: the train matrix and the four paths with step numbers", () => {
+    const h = caseStudyPaths(t);
+    expect(h.z.length).toBe(5);
+    expect(h.paths.map((p) => p.name)).toEqual(["贪心，从 C+C 出发", "LLMSelector，从 C+C 出发", "贪心，从 E+C 出发", "LLMSelector，从 E+C 出发"]);
+    // LLMSelector from C+C: C+C (0) → A+C (1) → A+B (2–4)
+    expect(h.paths[1].points.map((p) => p.label)).toEqual(["0", "1", "2–4"]);
+    expect(h.title).toMatch(/搜索路径/);
+  });
+
+  it("titles and notes follow the parameters; sweepSeeds 0 leaves the plateau claim unjudged, saying why", () => {
+    const s = runDemo("04.1", { train: 60, sweepSeeds: 0 });
+    expect(s.title).toContain("训练题 60 道");
+    expect(claim(s, "plateau").verdict).toBe("unjudged");
+    expect(claim(s, "plateau").reason).toContain("sweepSeeds");
+    expect(() => runDemo("04.1", { q: 2 })).toThrow(/参数 q：应为 ≥ 0 且 ≤ 1/);
   });
 });
 
-describe("04.2 random pools", () => {
+describe("04.2 random pools over three seeds", () => {
   const t = runDemo("04.2");
-  const gain = (system: string, method: string) => cell(t, { system, method }, "gainPoints");
-
-  it("mixing models beats the best single model on every system, for LLMSelector and for exhaustive search", () => {
-    for (const system of ["locateSolve", "selfRefine", "debate"]) {
-      expect(gain(system, "exhaustive")).toBeGreaterThan(1);
-      expect(gain(system, "llmSelector")).toBeGreaterThan(1);
-    }
+  it("every verdict at defaults: mixing pays; greedy is NOT as good as LLMSelector on debate, and neither is near exhaustive there", () => {
+    expect(verdicts(t)).toEqual({
+      "mixing-pays": "holds",
+      "greedy-matches": "fails",
+      "near-exhaustive": "fails",
+      "random-search-worse": "holds",
+      "exhaustive-is-train-optimum": "holds",
+      "released-greedy": "holds",
+      "pitfall-8": "holds",
+    });
+    expect(claim(t, "mixing-pays").seeds).toEqual({ agree: 3, total: 3 });
+    expect(claim(t, "random-search-worse").seeds?.total).toBe(3);
+    expect(claim(t, "near-exhaustive").ours).toMatch(/辩论：贪心 [\d.]+、LLMSelector [\d.]+、穷举 [\d.]+/);
   });
 
-  it("greedy is about as good as LLMSelector; random search with LLMSelector's budget is worse", () => {
+  it("exhaustive has the best training accuracy everywhere; a method above it on test is explained, not hidden", () => {
     for (const system of ["locateSolve", "selfRefine", "debate"]) {
-      expect(Math.abs(gain(system, "greedy") - gain(system, "llmSelector"))).toBeLessThan(2);
-      expect(gain(system, "randomSearch")).toBeLessThan(gain(system, "llmSelector"));
-      expect(cell(t, { system, method: "randomSearch" }, "evaluated")).toBe(cell(t, { system, method: "llmSelector" }, "evaluated"));
+      const ex = rowWhere(t, { system, method: "exhaustive" });
+      for (const r of rowsWhere(t, { system })) expect(Number(r.trainAcc)).toBeLessThanOrEqual(Number(ex.trainAcc) + 1e-12);
     }
-    expect(cell(t, { system: "debate", method: "exhaustive" }, "evaluated")).toBe(15625);
+    expect(claim(t, "exhaustive-is-train-optimum").ours).toContain("LLMSelector 测试");
   });
 
-  it("on other seeds mixing still pays off (smaller setting)", () => {
-    for (const seed of [1, 2]) {
-      const s = runDemo("04.2", { seed, pools: 6, runsPerPool: 1, systems: ["selfRefine", "debate"] });
-      for (const system of ["selfRefine", "debate"]) expect(cell(s, { system, method: "exhaustive" }, "gainPoints")).toBeGreaterThan(0);
+  it("the released greedy sits beside ours, and random search gets LLMSelector's budget", () => {
+    for (const system of ["locateSolve", "selfRefine", "debate"]) {
+      expect(rowsWhere(t, { system, method: "releasedGreedy" }).length).toBe(1);
+      expect(rowWhere(t, { system, method: "randomSearch" }).evaluated).toBe(rowWhere(t, { system, method: "llmSelector" }).evaluated);
     }
+    expect(rowWhere(t, { system: "debate", method: "exhaustive" }).evaluated).toBe(15625);
+  });
+
+  it("one seed and one system: still runs; the title says how many seeds", () => {
+    const s = runDemo("04.2", { seeds: 1, pools: 3, runsPerPool: 1, systems: ["selfRefine"] });
+    expect(s.title).toContain("1 个种子 × 3 个池");
+    expect(claim(s, "mixing-pays").seeds).toEqual({ agree: 1, total: 1 });
+    expect(() => runDemo("04.2", { systems: ["pipeline"] })).toThrow(/参数 systems\[0\]/);
   });
 });
 
-describe("04.3 a less accurate diagnoser", () => {
-  it("costs several times more evaluations while accuracy barely moves", () => {
-    const t = runDemo("04.3");
-    const first = t.rows[0];
-    const last = t.rows[t.rows.length - 1];
-    expect(first.q).toBe(1);
-    expect(last.q).toBe(0.6);
-    expect(last.evaluated as number).toBeGreaterThan(3 * (first.evaluated as number));
-    expect(Math.abs((last.testAcc as number) - (first.testAcc as number))).toBeLessThan(0.03);
-    // at q = 1 the budget is close to the minimum K × L = 30
-    expect(first.evaluated as number).toBeLessThan(100);
+describe("04.3 a less accurate diagnoser, verdicts fresh or cached", () => {
+  const t = runDemo("04.3");
+  it("every verdict at defaults", () => {
+    expect(verdicts(t)).toEqual({
+      "budget-grows": "holds",
+      "accuracy-holds": "holds",
+      "minimum-budget": "holds",
+      "cached-cycles": "holds",
+      "cached-converged-quick": "holds",
+    });
+    expect(claim(t, "budget-grows").readings?.map((r) => r.reading)).toEqual(["每次重新判断（讲义）", "按提示缓存（作者代码）"]);
+    expect(claim(t, "cached-cycles").seeds?.total).toBe(3);
+  });
+
+  it("cached verdicts make runs cycle to the budget at q < 1 (fresh ones never), while converged runs need ≈ 80–120", () => {
+    for (const q of [0.9, 0.8, 0.7, 0.6]) {
+      expect(Number(rowWhere(t, { verdicts: "fresh", q }).stopped)).toBe(0);
+      const c = rowWhere(t, { verdicts: "cached", q });
+      expect(Number(c.stopped)).toBeGreaterThan(0);
+      expect(Number(c.convergedEvaluated)).toBeGreaterThan(60);
+      expect(Number(c.convergedEvaluated)).toBeLessThan(130);
+      expect(Number(c.evaluated)).toBeGreaterThan(2 * Number(rowWhere(t, { verdicts: "fresh", q }).evaluated));
+    }
+    // at q = 1 nothing is drawn, so both modes agree
+    expect(rowWhere(t, { verdicts: "cached", q: 1 }).evaluated).toBe(rowWhere(t, { verdicts: "fresh", q: 1 }).evaluated);
+  });
+
+  it("the issue's measurement: seed 7 alone, 10 pools × 3 runs, q = 0.8 — fresh 354 evaluations, cached cycles in several runs", () => {
+    const s = runDemo("04.3", { seeds: 1, runsPerPool: 3, qs: [0.8] });
+    expect(Math.round(Number(rowWhere(s, { verdicts: "fresh", q: 0.8 }).evaluated))).toBe(354);
+    const c = rowWhere(s, { verdicts: "cached", q: 0.8 });
+    expect(Number(c.stopped)).toBeGreaterThanOrEqual(6);
+    expect(Number(c.evaluated)).toBeGreaterThan(1000);
+  });
+
+  it("with one verdict mode only, the claims that compare the modes say what they need", () => {
+    const s = runDemo("04.3", { seeds: 1, pools: 3, runsPerPool: 1, qs: [1, 0.7], verdicts: ["fresh"] });
+    expect(claim(s, "cached-cycles").verdict).toBe("unjudged");
+    expect(claim(s, "budget-grows").readings?.length).toBe(1);
   });
 });
 
 describe("04.4 when monotonicity fails", () => {
   const t = runDemo("04.4");
-  it("self-blind critic: the optimum always pairs a different critic with the generator, and LLMSelector finds that", () => {
-    const rows = rowsWhere(t, { experiment: "selfBlindCritic" });
-    expect(rows.length).toBe(10);
-    expect(rows.every((r) => r.mixesModels === true)).toBe(true);
-    expect(rows.filter((r) => r.foundByLlmSelector).length).toBeGreaterThanOrEqual(9);
-    expect(rows.reduce((s, r) => s + (r.gain as number), 0) / rows.length).toBeGreaterThan(3);
+  it("every verdict at defaults", () => {
+    expect(verdicts(t)).toEqual({
+      "self-blind-mixes": "holds",
+      "self-blind-found": "holds",
+      "debate-diversity": "holds",
+      "debate-found": "holds",
+      "own-knowledge": "holds",
+      "pitfall-7": "holds",
+    });
   });
 
-  it("debate: the optimum mixes generator models in some pools but not all, and gains when it does", () => {
-    const rows = rowsWhere(t, { experiment: "debateDiversity" });
-    const mixing = rows.filter((r) => r.mixesModels);
-    expect(mixing.length).toBeGreaterThanOrEqual(3);
-    expect(mixing.length).toBeLessThanOrEqual(9);
-    expect(mixing.reduce((s, r) => s + (r.gain as number), 0) / mixing.length).toBeGreaterThan(1);
-    // where three identical generators are optimal, nothing is gained over them
-    for (const r of rows.filter((x) => !x.mixesModels)) expect(r.gain).toBe(0);
+  it("the random-allocation baseline: the structure alone is nearly vacuous (80% / 96%), the gap to the optimum is the evidence", () => {
+    for (const r of rowsWhere(t, { experiment: "selfBlindCritic" })) expect(Number(r.randomStructure)).toBeCloseTo(0.8, 12);
+    for (const r of rowsWhere(t, { experiment: "debateDiversity" })) expect(Number(r.randomStructure)).toBeCloseTo(r.mixesModels ? 0.96 : 0.04, 12);
+    const blind = rowsWhere(t, { experiment: "selfBlindCritic" });
+    const mean = (xs: number[]) => xs.reduce((s, x) => s + x, 0) / xs.length;
+    expect(mean(blind.map((r) => Number(r.llmTrainGap)))).toBeLessThan(1);
+    expect(mean(blind.map((r) => Number(r.randomTrainGap)))).toBeGreaterThan(10);
+    expect(claim(t, "self-blind-found").ours).toContain("随机分配 80% 的概率也相同");
+  });
+
+  it("where three identical generators are optimal, nothing is gained over them; own-knowledge debaters make diversity irrelevant", () => {
+    for (const r of rowsWhere(t, { experiment: "debateDiversity" }).filter((x) => !x.mixesModels)) expect(r.gain).toBe(0);
+    expect(rowsWhere(t, { experiment: "debateOwnKnowledge" }).filter((r) => r.mixesModels).length).toBeLessThan(3);
   });
 });
 
 describe("04.5 cost-aware selection", () => {
-  it("traces a frontier: λ = 0 takes A+B, larger λ takes cheaper and less accurate allocations", () => {
-    const t = runDemo("04.5");
-    expect(t.rows[0].lambda).toBe(0);
-    expect(t.rows[0].allocation).toBe("A+B");
-    expect(t.rows[0].cost).toBe(8);
-    for (let i = 1; i < t.rows.length; i++) {
-      expect(t.rows[i].cost as number).toBeLessThanOrEqual(t.rows[i - 1].cost as number);
-      expect(t.rows[i].trainAcc as number).toBeLessThanOrEqual(t.rows[i - 1].trainAcc as number);
-    }
-    expect(new Set(t.rows.map((r) => r.allocation)).size).toBeGreaterThanOrEqual(3);
+  const t = runDemo("04.5");
+  it("every verdict at defaults; λ = 0 takes A+B at 8 per question", () => {
+    expect(verdicts(t)).toEqual({ "cost-ratio": "holds", "lambda-zero": "holds", "price-changes-choice": "holds", "picks-on-frontier": "holds" });
+    expect(rowWhere(t, { allocation: "A+B" }).cost).toBe(8);
+    expect(t.rows.length).toBe(25);
   });
-  it("rejects a price list that misses a model", () => {
-    expect(() => runDemo("04.5", { prices: { A: 1, B: 1 } })).toThrow(/no price for model "C"/);
+  it("rejects a price list that misses a model, in Chinese", () => {
+    expect(() => runDemo("04.5", { prices: { A: 1, B: 1 } })).toThrow(/参数 prices：没有模型 "C" 的价格/);
+  });
+});
+
+describe("04.6 a monotone world", () => {
+  it("per-module best is optimal and every start reaches it within L rounds", () => {
+    const t = runDemo("04.6");
+    expect(verdicts(t)).toEqual({ "per-module-best-optimal": "holds", "within-l-rounds": "holds" });
+    expect(t.title).toContain("自我改进");
+  });
+});
+
+describe("the charts notebook 04 draws", () => {
+  it("error bars come from the rows' ranges; the heatmap carries the search paths with their step labels", async () => {
+    const { bars, heatmap, lines, displayName } = await import("../lib/view");
+    const t = runDemo("04.2", { seeds: 2, pools: 2, runsPerPool: 1, systems: ["selfRefine"] });
+    const fig = bars(t, { x: "system", y: "gainPoints", group: "method", errorLow: "gainLow", errorHigh: "gainHigh" });
+    for (const trace of fig.data) {
+      const e = trace.error_y as { array: number[]; arrayminus: number[] };
+      const y = trace.y as number[];
+      const row = t.rows.find((r) => displayName(r.method) === trace.name);
+      expect(e.array.every((v) => v >= 0) && e.arrayminus.every((v) => v >= 0)).toBe(true);
+      expect(y[0] + e.array[0]).toBeCloseTo(Number(row?.gainHigh), 9);
+      expect(y[0] - e.arrayminus[0]).toBeCloseTo(Number(row?.gainLow), 9);
+    }
+    const h = heatmap(caseStudyPaths(runDemo("04.1", { sweepSeeds: 0 })));
+    expect(h.data.length).toBe(5); // the cells and four paths
+    expect(h.data[2].text).toEqual(["0", "1", "2–4"]);
+    expect(lines(t, { x: "system", y: "testAcc", group: "method", mode: "markers" }).data[0].mode).toBe("markers");
   });
 });

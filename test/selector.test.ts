@@ -9,6 +9,10 @@ import {
   caseStudyPrices,
   caseStudyWorld,
   costAware,
+  countedEvaluations,
+  exhaustiveWhere,
+  releasedGreedy,
+  surveyAllocations,
   Diagnoser,
   Evaluator,
   exhaustive,
@@ -92,9 +96,9 @@ describe("toy world", () => {
     expect(() => buildWorld({ models: [], train: 10, test: 10, seed: 1 })).toThrow(ParameterError);
     expect(() => buildWorld({ models: [], train: 10, test: 10, seed: 1 })).toThrow(/models/);
     const m: SelectorModel = { name: "A", general: 0, expertise: {}, consistency: 0.5 };
-    expect(() => buildWorld({ models: [m, m], train: 10, test: 10, seed: 1 })).toThrow(/distinct/);
+    expect(() => buildWorld({ models: [m, m], train: 10, test: 10, seed: 1 })).toThrow(/models：模型的名字不能重复/);
     expect(() => buildWorld({ models: [{ ...m, consistency: 1.5 }], train: 10, test: 10, seed: 1 })).toThrow(/consistency/);
-    expect(() => buildWorld({ models: [{ ...m, expertise: { juggling: 1 } as never }], train: 10, test: 10, seed: 1 })).toThrow(/unknown skill/);
+    expect(() => buildWorld({ models: [{ ...m, expertise: { juggling: 1 } as never }], train: 10, test: 10, seed: 1 })).toThrow(/没有技能 "juggling"/);
     expect(() => buildWorld({ models: [m], train: 0, test: 10, seed: 1 })).toThrow(/train/);
     expect(() => getSystem("pipeline")).toThrow(ParameterError);
     expect(() => getSystem("pipeline")).toThrow(/system.*locateSolve/);
@@ -167,8 +171,8 @@ describe("systems", () => {
     const ev = new Evaluator(world, locateSolve());
     expect(ev.allocation("A+B")).toEqual([0, 1]);
     expect(ev.allocation(["C", "C"])).toEqual([2, 2]);
-    expect(() => ev.allocation("A+B+C")).toThrow(/needs 2 models/);
-    expect(() => ev.allocation("A+Z")).toThrow(/unknown model "Z"/);
+    expect(() => ev.allocation("A+B+C")).toThrow(/allocation：locateSolve 有 2 个模块/);
+    expect(() => ev.allocation("A+Z")).toThrow(/没有模型 "Z"/);
     expect(() => ev.allocation([0, 7])).toThrow(/allocation\[1\]/);
   });
 });
@@ -333,7 +337,7 @@ describe("cost (exercise 7)", () => {
   it("A+B costs 8 per question, C+C 2: four times as much", () => {
     expect(allocationCost("A+B", prices)).toBe(8);
     expect(allocationCost(["C", "C"], prices)).toBe(2);
-    expect(() => allocationCost(["A", "Q"], prices)).toThrow(/no price for model "Q"/);
+    expect(() => allocationCost(["A", "Q"], prices)).toThrow(/prices：没有模型 "Q" 的价格/);
   });
 
   it("a larger λ never buys a more expensive allocation, and λ = 0 is plain exhaustive search", () => {
@@ -346,5 +350,120 @@ describe("cost (exercise 7)", () => {
       expect(rs[i].trainAcc).toBeLessThanOrEqual(rs[i - 1].trainAcc);
     }
     expect(() => costAware(ev, { prices, lambda: -1 })).toThrow(/lambda/);
+  });
+});
+
+// Issue 17 (5): LLMSelector as released — verdicts behind a response cache, the α = 0 greedy, the K − 1 counter.
+
+describe("the diagnoser's verdict modes", () => {
+  it("fresh: the same run can be judged differently on another call; cached: one verdict per (allocation, question, module)", () => {
+    const fresh = new Diagnoser(0.5, rng(3), 2);
+    const cached = new Diagnoser(0.5, rng(3), 2, "cached", 4);
+    const freshVerdicts = new Set<number>();
+    const cachedVerdicts = new Set<number>();
+    for (let i = 0; i < 50; i++) {
+      freshVerdicts.add(fresh.judge(0b01, 1));
+      cachedVerdicts.add(cached.judge(0b01, 1, "2,2", 0));
+    }
+    expect(freshVerdicts.size).toBe(2);
+    expect(cachedVerdicts.size).toBe(1);
+    // another question, module or allocation is another prompt: asked afresh (and then fixed)
+    const other = [cached.judge(0b01, 0, "2,2", 0), cached.judge(0b01, 1, "2,2", 1), cached.judge(0b01, 1, "0,2", 0)];
+    expect(cached.cachedPrompts()).toBe(3); // "2,2|1", "2,2|0", "0,2|1"
+    expect([cached.judge(0b01, 0, "2,2", 0), cached.judge(0b01, 1, "2,2", 1), cached.judge(0b01, 1, "0,2", 0)]).toEqual(other);
+    expect(() => new Diagnoser(0.5, rng(3), 2, "sticky" as never, 4)).toThrow(/verdicts/);
+  });
+
+  it("with cached verdicts a noisy diagnoser makes some debate runs cycle until the budget runs out; fresh verdicts never do", () => {
+    let cycled = 0;
+    let freshStopped = 0;
+    for (let pool = 0; pool < 4; pool++) {
+      const ev = new Evaluator(randomPoolWorld({ seed: 7, pool }), debate());
+      for (let run = 0; run < 3; run++) {
+        const seed = `7/pool/${pool}/run/${run}`;
+        const c = llmSelector(ev, { q: 0.7, seed, verdicts: "cached", maxBudget: 2000 });
+        if (c.cycled) {
+          cycled++;
+          expect(c.converged).toBe(false);
+          expect(c.evaluated).toBe(2000);
+        }
+        if (!llmSelector(ev, { q: 0.7, seed, maxBudget: 2000 }).converged) freshStopped++;
+      }
+    }
+    expect(cycled).toBeGreaterThan(0);
+    expect(freshStopped).toBe(0);
+  });
+
+  it("the cycle shortcut gives exactly what running every round to the budget gives", () => {
+    for (const pool of [7, 8]) {
+      const ev = new Evaluator(randomPoolWorld({ seed: 7, pool }), debate());
+      for (let run = 0; run < 3; run++) {
+        const o = { q: 0.8, seed: `7/pool/${pool}/run/${run}`, verdicts: "cached" as const, maxBudget: 1500 };
+        const a = llmSelector(ev, o);
+        const b = llmSelector(ev, { ...o, detectCycles: false });
+        expect([a.label, a.evaluated, a.converged, a.rounds]).toEqual([b.label, b.evaluated, b.converged, b.rounds]);
+      }
+    }
+  });
+
+  it("at q = 1 both modes take the same path (a right diagnoser draws nothing to cache)", () => {
+    const ev = new Evaluator(randomPoolWorld({ seed: 7, pool: 2 }), debate());
+    const a = llmSelector(ev, { q: 1, seed: "x" });
+    const b = llmSelector(ev, { q: 1, seed: "x", verdicts: "cached" });
+    expect(b.path).toEqual(a.path);
+  });
+});
+
+describe("the released α = 0 optimizer (greedy that moves on ties)", () => {
+  it("scores end-to-end correctness only, so it moves to the first-inserted candidate on equal accuracy, where ours stays", () => {
+    // on question sets where C+C ties a one-module change, our greedy stays and the released one moves
+    let moved = 0;
+    for (let seed = 1; seed <= 12; seed++) {
+      const ev = new Evaluator(caseStudyWorld({ seed }), locateSolve());
+      const g = greedy(ev, { start: "C+C" });
+      const r = releasedGreedy(ev, { start: "C+C" });
+      expect(g.label).toBe("C+C");
+      if (ev.label(r.path[1]) !== "C+C" || ev.label(r.path[2]) !== "C+C") {
+        moved++;
+        // it only ever moves to an allocation at least as accurate
+        for (let i = 1; i < r.path.length; i++) expect(ev.accuracy(r.path[i])).toBeGreaterThanOrEqual(ev.accuracy(r.path[i - 1]));
+      }
+    }
+    expect(moved).toBeGreaterThan(6);
+  });
+
+  it("on the lecture's seed, where C+C is strictly better than both neighbours, it stays at C+C like ours", () => {
+    const ev = new Evaluator(caseStudyWorld(), locateSolve());
+    expect(releasedGreedy(ev, { start: "C+C" }).label).toBe("C+C");
+    expect(llmSelector(ev, { start: "C+C" }).label).toBe("A+B");
+  });
+});
+
+describe("budget counted both ways (exercise 6)", () => {
+  it("the lecture counts K a round, the released counter K − 1", () => {
+    expect(countedEvaluations(4, 5)).toBe(20);
+    expect(countedEvaluations(4, 5, "released")).toBe(16);
+    expect(minimumEvaluations(10, 6)).toBe(60);
+    expect(minimumEvaluations(10, 6, "released")).toBe(54);
+    expect(() => countedEvaluations(4, 5, "paper" as never)).toThrow(/counting/);
+  });
+});
+
+describe("enumerating allocations with interchangeable roles", () => {
+  it("debate: skipping permuted allocations changes neither the optimum, nor the mean, nor the shares", () => {
+    const world = randomPoolWorld({ seed: 7, pool: 3, train: 60, test: 60 });
+    const sym = new Evaluator(world, debate());
+    const plain = new Evaluator(world, { ...debate(), symmetry: undefined });
+    const same = (a: readonly number[]) => a[0] === a[1] && a[1] === a[2];
+    const mixes = (a: readonly number[]) => new Set(a.slice(0, 3)).size > 1;
+    const s = surveyAllocations(sym, { where: [same], share: [mixes] });
+    const p = surveyAllocations(plain, { where: [same], share: [mixes] });
+    expect(s.optimum.label).toBe(p.optimum.label);
+    expect(s.optimum.label).toBe(exhaustive(plain).label);
+    expect(exhaustive(sym).label).toBe(exhaustive(plain).label);
+    expect(s.bestWhere[0]?.label).toBe(exhaustiveWhere(plain, same)?.label);
+    expect(s.meanAccuracy).toBeCloseTo(p.meanAccuracy, 12);
+    expect(s.shares[0]).toBeCloseTo(1 - 5 / 125, 12); // three generators not all the same: 1 − 1/K²
+    expect(p.shares[0]).toBeCloseTo(s.shares[0], 12);
   });
 });

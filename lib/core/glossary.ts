@@ -40,7 +40,7 @@ const NAMES: Record<string, string> = {
 
   // §4–§5 compound systems, optimizers, model routing
   locateSolve: "定位-求解",
-  selfRefine: "自我修正",
+  selfRefine: "自我改进",
   debate: "辩论",
   greedy: "贪心",
   llmSelector: "LLMSelector",
@@ -50,6 +50,21 @@ const NAMES: Record<string, string> = {
   cascade: "级联",
   router: "路由器",
   single: "单个模型",
+  releasedGreedy: "贪心（发布代码，α = 0）",
+  fresh: "每次重新判断",
+  cached: "按提示缓存",
+  selfBlindCritic: "批评者看不出自己的错",
+  debateDiversity: "辩论需要多样的答案",
+  debateOwnKnowledge: "辩论者可凭自己的知识作答",
+  herding: "追逐同一个最优",
+  cure: "解药",
+  requestToReplica: "请求 → 副本",
+  requestToModel: "请求 → 模型",
+  moduleToModel: "模块 → 模型",
+  sameGenerators: "三个生成者用同一个模型",
+  mixedGenerators: "最优分配（可混用）",
+  onFrontier: "在前沿上",
+  offFrontier: "不在前沿上",
 
   // §6 production routers
   sglangRouter: "SGLang 路由器（2026 版）",

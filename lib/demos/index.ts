@@ -9,9 +9,11 @@ import { modelRoutingDemos } from "./model-routing";
 import { sinceThenDemos } from "./since-then";
 import { azureReplay } from "./azure-replay";
 import { traceReplay } from "./trace-replay";
+import { threeLevelsDemos } from "./three-levels";
 
 export * from "./registry";
 export { routingCurveLabel } from "./model-routing";
+export { caseStudyPaths } from "./llmselector";
 export { SINCE_THEN_WORKLOADS, OUR_POLICIES, PREBLE_POLICIES, PRODUCTION_POLICIES, policyFamily } from "./since-then";
 export { SECTION2_WORKLOADS, SECTION2_MODEL, SECTION2_GPU, LOAD_ONLY_POLICIES } from "./cache-vs-balance";
 
@@ -24,3 +26,4 @@ for (const demo of sinceThenDemos) registerDemo(demo);
 for (const demo of modelRoutingDemos) registerDemo(demo);
 registerDemo(azureReplay);
 registerDemo(traceReplay);
+for (const demo of threeLevelsDemos) registerDemo(demo);

@@ -29,8 +29,8 @@ export class Evaluator {
   constructor(readonly world: World, readonly system: CompoundSystem) {
     this.modelCount = world.models.length;
     this.moduleCount = system.modules.length;
-    if (this.modelCount === 0) throw new ParameterError("models", "the model pool must not be empty");
-    if (this.moduleCount > 8) throw new ParameterError("system", "at most 8 modules (fault masks are 8 bits)");
+    if (this.modelCount === 0) throw new ParameterError("models", "模型池不能为空");
+    if (this.moduleCount > 8) throw new ParameterError("system", "最多 8 个模块（出错模块的掩码只有 8 位）");
     this.scratch = {
       train: { correct: new Uint8Array(world.train.size), fault: new Uint8Array(world.train.size) },
       test: { correct: new Uint8Array(world.test.size), fault: new Uint8Array(world.test.size) },
@@ -38,7 +38,7 @@ export class Evaluator {
   }
 
   private set(split: Split): QuestionSet {
-    if (split !== "train" && split !== "test") throw new ParameterError("split", `must be "train" or "test", got ${JSON.stringify(split)}`);
+    if (split !== "train" && split !== "test") throw new ParameterError("split", `应为 "train" 或 "test"，实际是 ${JSON.stringify(split)}`);
     return split === "train" ? this.world.train : this.world.test;
   }
 
@@ -46,7 +46,7 @@ export class Evaluator {
   allocation(input: AllocationInput): number[] {
     const parts: Array<number | string> = typeof input === "string" ? input.split(/[\s+/]+/).filter((s) => s !== "") : [...input];
     if (parts.length !== this.moduleCount) {
-      throw new ParameterError("allocation", `needs ${this.moduleCount} models (one per module of ${this.system.name}), got ${parts.length}: ${JSON.stringify(input)}`);
+      throw new ParameterError("allocation", `${this.system.name} 有 ${this.moduleCount} 个模块，分配要给出 ${this.moduleCount} 个模型，实际是 ${parts.length} 个：${JSON.stringify(input)}`);
     }
     return parts.map((p, j) => {
       if (typeof p === "number") {
@@ -54,7 +54,7 @@ export class Evaluator {
         return p;
       }
       const k = this.world.names.indexOf(p);
-      if (k < 0) throw new ParameterError(`allocation[${j}]`, `unknown model ${JSON.stringify(p)}; models: ${this.world.names.join(", ")}`);
+      if (k < 0) throw new ParameterError(`allocation[${j}]`, `没有模型 ${JSON.stringify(p)}；可选：${this.world.names.join("、")}`);
       return k;
     });
   }
@@ -107,6 +107,6 @@ export class Evaluator {
 
 /** For a two-module system: matrix[i][j] = accuracy of allocation (model i, model j) (rows = first module). */
 export function accuracyMatrix(ev: Evaluator, split: Split = "train"): number[][] {
-  if (ev.moduleCount !== 2) throw new ParameterError("system", `accuracyMatrix needs a two-module system, ${ev.system.name} has ${ev.moduleCount}`);
+  if (ev.moduleCount !== 2) throw new ParameterError("system", `准确率矩阵只适用于两个模块的系统，${ev.system.name} 有 ${ev.moduleCount} 个`);
   return Array.from({ length: ev.modelCount }, (_, i) => Array.from({ length: ev.modelCount }, (_, j) => ev.accuracy([i, j], split)));
 }

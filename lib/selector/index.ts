@@ -5,4 +5,5 @@ export * from "./evaluate";
 export * from "./diagnoser";
 export * from "./budget";
 export * from "./optimizers";
+export * from "./cost";
 export * from "./model-routing";

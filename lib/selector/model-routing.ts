@@ -74,10 +74,10 @@ export function modelRoutingWorld(options: ModelRoutingWorldOptions = {}): Model
     noiseScale: options.noiseScale ?? d.noiseScale,
   });
   const given = options.prices ?? caseStudyPrices();
-  if (typeof given !== "object" || given === null || Array.isArray(given)) throw new ParameterError("prices", "must be an object { model: price per call }");
+  if (typeof given !== "object" || given === null || Array.isArray(given)) throw new ParameterError("prices", "应为对象 { 模型: 每次调用的价格 }");
   const prices: Record<string, number> = {};
   for (const name of world.names) {
-    if (!Object.prototype.hasOwnProperty.call(given, name)) throw new ParameterError("prices", `has no price for model ${JSON.stringify(name)}; priced: ${Object.keys(given).join(", ")}`);
+    if (!Object.prototype.hasOwnProperty.call(given, name)) throw new ParameterError("prices", `没有模型 ${JSON.stringify(name)} 的价格；有价格的模型：${Object.keys(given).join("、")}`);
     prices[name] = checkNumber(`prices.${name}`, given[name], { min: 0 });
   }
   const base = rng(seed).fork("model-routing");
@@ -154,12 +154,12 @@ export interface RoutingResult {
 
 function modelIndex(rw: ModelRoutingWorld, name: string, parameter: string): number {
   const k = typeof name === "string" ? rw.world.names.indexOf(name) : -1;
-  if (k < 0) throw new ParameterError(parameter, `unknown model ${JSON.stringify(name)}; models: ${rw.world.names.join(", ")}`);
+  if (k < 0) throw new ParameterError(parameter, `没有模型 ${JSON.stringify(name)}；可选：${rw.world.names.join("、")}`);
   return k;
 }
 
 function checkSplit(split: unknown): Split {
-  if (split !== "train" && split !== "test") throw new ParameterError("split", `must be "train" or "test", got ${JSON.stringify(split)}`);
+  if (split !== "train" && split !== "test") throw new ParameterError("split", `应为 "train" 或 "test"，实际是 ${JSON.stringify(split)}`);
   return split;
 }
 
@@ -207,7 +207,7 @@ export interface CascadeOptions {
 export function cascade(rw: ModelRoutingWorld, options: CascadeOptions): RoutingResult {
   const names = checkNonEmpty("models", options.models as string[]);
   const order = names.map((name, i) => modelIndex(rw, name, `models[${i}]`));
-  if (new Set(order).size !== order.length) throw new ParameterError("models", `must be distinct (a model gives the same answer twice), got ${names.join(", ")}`);
+  if (new Set(order).size !== order.length) throw new ParameterError("models", `不能重复（同一个模型两次给出同一个答案），实际是 ${names.join("、")}`);
   const threshold = checkProbability("threshold", options.threshold);
   const noise = checkNumber("scorerNoise", options.scorerNoise, { min: 0 });
   const split = checkSplit(options.split ?? "test");
@@ -260,7 +260,7 @@ export interface DifficultyRouterOptions {
 export function difficultyRouter(rw: ModelRoutingWorld, options: DifficultyRouterOptions): RoutingResult {
   const weak = modelIndex(rw, options.weak, "weak");
   const strong = modelIndex(rw, options.strong, "strong");
-  if (weak === strong) throw new ParameterError("strong", `must differ from weak (both ${JSON.stringify(options.weak)})`);
+  if (weak === strong) throw new ParameterError("strong", `应与 weak 不同（两者都是 ${JSON.stringify(options.weak)}）`);
   const threshold = checkProbability("threshold", options.threshold);
   const noise = checkNumber("routerNoise", options.routerNoise, { min: 0 });
   const split = checkSplit(options.split ?? "test");

@@ -2,9 +2,9 @@
 // number of allocations it evaluated (its budget, counted as in the lecture: K per round for the per-module methods).
 import { checkInteger, checkNonEmpty, checkNumber, checkProbability, ParameterError } from "../core/errors";
 import { rng } from "../core/rng";
-import { allocationCost, allocationCount } from "./budget";
-import { Diagnoser } from "./diagnoser";
-import type { AllocationInput, Evaluator } from "./evaluate";
+import { allocationCount } from "./budget";
+import { Diagnoser, VerdictMode } from "./diagnoser";
+import type { AllocationInput, Evaluator, RunRecord } from "./evaluate";
 
 export interface OptimizerResult {
   method: string;
@@ -20,9 +20,13 @@ export interface OptimizerResult {
   rounds: number;
   /** per-module methods: stopped by the L + 1 rule (false when the budget ran out) */
   converged: boolean;
+  /** deterministic per-module runs (cached verdicts, released greedy): the run came back to an earlier state and
+   * cycles until the budget runs out (`path` then holds the rounds up to the detection, not all of them) */
+  cycled?: boolean;
 }
 
-function result(ev: Evaluator, method: string, allocation: number[], evaluated: number, path: number[][], rounds: number, converged: boolean): OptimizerResult {
+/** An OptimizerResult for `allocation` (its train / test accuracy looked up); shared with cost.ts. */
+export function result(ev: Evaluator, method: string, allocation: number[], evaluated: number, path: number[][], rounds: number, converged: boolean): OptimizerResult {
   return {
     method,
     allocation: [...allocation],
@@ -92,45 +96,108 @@ export interface LlmSelectorOptions {
   q?: number;
   /** weight of end-to-end correctness in the module score (any γ > 0 ranks the same way; 0 drops it) */
   gamma?: number;
+  /** "fresh": a new diagnoser call every time (default); "cached": one verdict per (allocation, question, module),
+   * as behind the authors' response cache */
+  verdicts?: VerdictMode;
   seed?: number | string;
-  /** stop (unconverged) before a round that would exceed this many evaluated allocations */
+  /** stop (unconverged) before a round that would exceed this many evaluated allocations (counted K per round) */
   maxBudget?: number;
+  /** cached verdicts: recognise a run that cycles and report what running to the budget gives (default true;
+   * false runs every round, which tests use to check the shortcut) */
+  detectCycles?: boolean;
 }
 
-/** LLMSelector (paper Alg. 1 with the authors' tie rule): nominate modules in turn; for the nominated module try
- * every model on the training set; per question, module score = diagnoser judgment + γ × end-to-end correct; keep
- * the tied-best models per question and take the one tied-best on the most questions; stop when the last L + 1
- * allocations (the start included) are identical. Each round evaluates K allocations. */
-export function llmSelector(ev: Evaluator, options: LlmSelectorOptions = {}): OptimizerResult {
-  const q = checkProbability("q", options.q ?? 1);
-  const gamma = checkNumber("gamma", options.gamma ?? 0.5, { min: 0 });
-  const seed = options.seed ?? 1;
-  const maxBudget = checkInteger("maxBudget", options.maxBudget ?? 5000, { min: 0 });
+/** Module scores of one round: scores[question][candidate]. */
+type RoundScorer = (runs: RunRecord[], candidates: number[][], module: number, scores: Float64Array[]) => void;
+
+/** The loop shared by LLMSelector and the released α = 0 optimizer: nominate modules in turn (round r → module
+ * r mod L); try every model for it on the training set; score each (question, candidate); move to the candidate
+ * tied-best on the most questions (aggregateTiedBest); stop when the last L + 1 allocations (the start included)
+ * are identical, or before a round that would exceed the budget.
+ * `deterministic`: the next allocation is a function of (allocation, nominated module) — cached verdicts, or no
+ * diagnoser at all. Such a run that comes back to a state it has been in repeats itself forever; once a whole
+ * period plus L rounds pass without convergence it is known to cycle until the budget runs out, and the result is
+ * what running to the budget would give (same allocation count and final allocation), without the wasted rounds. */
+function perModuleSearch(ev: Evaluator, method: string, start: number[], maxBudget: number, score: RoundScorer, deterministic: boolean): OptimizerResult {
   const K = ev.modelCount;
   const L = ev.moduleCount;
-  const diagnoser = new Diagnoser(q, rng(seed).fork("diagnoser"), L);
-  let current = startAllocation(ev, options.start, seed);
+  let current = start;
   const history: number[][] = [current];
   let evaluated = 0;
   let rounds = 0;
   const size = ev.world.train.size;
   const scores: Float64Array[] = Array.from({ length: size }, () => new Float64Array(K));
+  const seen = new Map<string, number>();
+  let repeat: { first: number; period: number } | null = null;
   while (!lastIdentical(history, L + 1)) {
-    if (evaluated + K > maxBudget) return result(ev, "llmSelector", current, evaluated, history, rounds, false);
+    if (evaluated + K > maxBudget) return result(ev, method, current, evaluated, history, rounds, false);
     const module = rounds % L;
-    const runs = Array.from({ length: K }, (_, k) => ev.run(withModel(current, module, k), "train"));
-    for (let z = 0; z < size; z++) {
-      for (let k = 0; k < K; k++) {
-        const run = runs[k];
-        scores[z][k] = run.correct[z] ? 1 + gamma : diagnoser.judge(run.fault[z], module);
+    if (deterministic) {
+      const state = `${current.join(",")}#${module}`;
+      const first = seen.get(state);
+      if (first === undefined) seen.set(state, rounds);
+      else if (repeat === null) repeat = { first, period: rounds - first };
+      if (repeat !== null && rounds >= repeat.first + repeat.period + L) {
+        // every window of L + 1 allocations of the period has been checked: the run cycles until the budget runs out
+        const budgetRounds = Math.floor(maxBudget / K);
+        const final = history[repeat.first + ((budgetRounds - repeat.first) % repeat.period)];
+        return { ...result(ev, method, final, budgetRounds * K, history, budgetRounds, false), cycled: true };
       }
     }
-    current = withModel(current, module, aggregateTiedBest(scores).choice);
+    const candidates = Array.from({ length: K }, (_, k) => withModel(current, module, k));
+    const runs = candidates.map((a) => ev.run(a, "train"));
+    score(runs, candidates, module, scores);
+    current = candidates[aggregateTiedBest(scores).choice];
     history.push(current);
     evaluated += K;
     rounds++;
   }
-  return result(ev, "llmSelector", current, evaluated, history, rounds, true);
+  return result(ev, method, current, evaluated, history, rounds, true);
+}
+
+/** LLMSelector (paper Alg. 1 with the authors' tie rule): per question, module score = diagnoser judgment + γ ×
+ * end-to-end correct (a correct run scores 1 + γ, a wrong one 1 if the diagnoser does not blame the module, else 0);
+ * keep the tied-best models per question and take the one tied-best on the most questions. Each round evaluates K
+ * allocations (the lecture's count; the released code counts K − 1, see budget.ts). */
+export function llmSelector(ev: Evaluator, options: LlmSelectorOptions = {}): OptimizerResult {
+  const q = checkProbability("q", options.q ?? 1);
+  const gamma = checkNumber("gamma", options.gamma ?? 0.5, { min: 0 });
+  const seed = options.seed ?? 1;
+  const maxBudget = checkInteger("maxBudget", options.maxBudget ?? 5000, { min: 0 });
+  const diagnoser = new Diagnoser(q, rng(seed).fork("diagnoser"), ev.moduleCount, options.verdicts ?? "fresh", ev.world.train.size);
+  const size = ev.world.train.size;
+  return perModuleSearch(ev, "llmSelector", startAllocation(ev, options.start, seed), maxBudget, (runs, candidates, module, scores) => {
+    const keys = diagnoser.mode === "cached" ? candidates.map((a) => a.join(",")) : [];
+    // questions outer, candidates inner: the order in which a fresh diagnoser draws its verdicts
+    for (let z = 0; z < size; z++) {
+      for (let k = 0; k < runs.length; k++) {
+        const run = runs[k];
+        scores[z][k] = run.correct[z] ? 1 + gamma : diagnoser.judge(run.fault[z], module, keys[k], z);
+      }
+    }
+  }, diagnoser.mode === "cached" && options.detectCycles !== false);
+}
+
+export interface ReleasedGreedyOptions {
+  start?: AllocationInput;
+  seed?: number | string;
+  maxBudget?: number;
+  /** as in LlmSelectorOptions (the released greedy is deterministic) */
+  detectCycles?: boolean;
+}
+
+/** The authors' OptimizerLLMDiagnoser with its released defaults (α = 0, β = 1: no diagnoser): the same loop as
+ * LLMSelector with the module score = end-to-end correctness alone. Per question the tied-best candidates are the
+ * correct ones (all of them when none is correct), so the most-often tied-best candidate is the most accurate one —
+ * coordinate ascent on training accuracy that, on equal accuracy, MOVES to the candidate inserted first (questions in
+ * order, models in order), even away from the current model. */
+export function releasedGreedy(ev: Evaluator, options: ReleasedGreedyOptions = {}): OptimizerResult {
+  const seed = options.seed ?? 1;
+  const maxBudget = checkInteger("maxBudget", options.maxBudget ?? 5000, { min: 0 });
+  const size = ev.world.train.size;
+  return perModuleSearch(ev, "releasedGreedy", startAllocation(ev, options.start, seed), maxBudget, (runs, _candidates, _module, scores) => {
+    for (let z = 0; z < size; z++) for (let k = 0; k < runs.length; k++) scores[z][k] = runs[k].correct[z];
+  }, options.detectCycles !== false);
 }
 
 export interface GreedyOptions {
@@ -170,7 +237,8 @@ export function greedy(ev: Evaluator, options: GreedyOptions = {}): OptimizerRes
   return result(ev, "greedy", current, evaluated, history, rounds, true);
 }
 
-function decode(index: number, K: number, L: number): number[] {
+/** The allocation with lexicographic index `index` (K models, L modules); shared with cost.ts. */
+export function decode(index: number, K: number, L: number): number[] {
   const a = new Array<number>(L);
   for (let j = L - 1; j >= 0; j--) {
     a[j] = index % K;
@@ -183,11 +251,14 @@ function decode(index: number, K: number, L: number): number[] {
 export function exhaustive(ev: Evaluator, options: { limit?: number } = {}): OptimizerResult {
   const total = allocationCount(ev.modelCount, ev.moduleCount);
   const limit = checkInteger("limit", options.limit ?? 1_000_000, { min: 1 });
-  if (total > limit) throw new ParameterError("limit", `exhaustive search over ${total} allocations exceeds the limit ${limit}`);
+  if (total > limit) throw new ParameterError("limit", `穷举 ${total} 个分配超过了上限 ${limit}`);
   let best: number[] = decode(0, ev.modelCount, ev.moduleCount);
   let bestAcc = -1;
+  const symmetry = ev.system.symmetry;
   for (let i = 0; i < total; i++) {
     const a = decode(i, ev.modelCount, ev.moduleCount);
+    // the first allocation of a class of equivalent ones comes first in this order: skipping the rest keeps the ties
+    if (symmetry && !symmetry.canonical(a)) continue;
     const acc = ev.accuracy(a, "train");
     if (acc > bestAcc) {
       bestAcc = acc;
@@ -200,7 +271,7 @@ export function exhaustive(ev: Evaluator, options: { limit?: number } = {}): Opt
 /** The best allocation on the training set among those satisfying `keep` (e.g. "critic = generator"), or null. */
 export function exhaustiveWhere(ev: Evaluator, keep: (allocation: readonly number[]) => boolean, method = "constrained"): OptimizerResult | null {
   const total = allocationCount(ev.modelCount, ev.moduleCount);
-  if (total > 1_000_000) throw new ParameterError("system", `exhaustive search over ${total} allocations is too large`);
+  if (total > 1_000_000) throw new ParameterError("system", `${total} 个分配太多，不能穷举`);
   let best: number[] | null = null;
   let bestAcc = -1;
   let evaluated = 0;
@@ -255,71 +326,51 @@ export function bestSingleModel(ev: Evaluator): OptimizerResult {
   return result(ev, "bestSingle", best, ev.modelCount, [best], 0, true);
 }
 
-// ---- cost (exercise 7) ----
+// ---- baselines over the whole allocation space (§4.5: what a random allocation would score) ----
 
-export interface CostedResult extends OptimizerResult {
-  lambda: number;
-  /** price of one run (sum over modules) */
-  cost: number;
-}
-
-function priceTable(ev: Evaluator, prices: Readonly<Record<string, number>>): number[] {
-  return ev.world.names.map((name) => allocationCost([name], prices));
-}
-
-/** Exhaustive search for the allocation maximizing training accuracy − λ × price per run. */
-export function costAware(ev: Evaluator, options: { prices: Readonly<Record<string, number>>; lambda: number }): CostedResult {
-  const lambda = checkNumber("lambda", options.lambda, { min: 0 });
-  const price = priceTable(ev, options.prices);
+/** One pass over all K^L allocations on the training set: the exhaustive optimum, the best allocation satisfying
+ * each of `where` (null when none does), the mean accuracy (= the expected training accuracy of a uniformly random
+ * allocation) and the share of allocations satisfying each of `share` (= the chance a random allocation has it).
+ * Ties: the first allocation in lexicographic order, as exhaustive(). */
+export function surveyAllocations(
+  ev: Evaluator,
+  options: { where?: ReadonlyArray<(a: readonly number[]) => boolean>; share?: ReadonlyArray<(a: readonly number[]) => boolean> } = {},
+): { optimum: OptimizerResult; bestWhere: Array<OptimizerResult | null>; meanAccuracy: number; shares: number[] } {
   const total = allocationCount(ev.modelCount, ev.moduleCount);
-  if (total > 1_000_000) throw new ParameterError("system", `cost-aware exhaustive search over ${total} allocations is too large`);
-  let best: number[] = [];
-  let bestValue = -Infinity;
-  let bestCost = 0;
+  if (total > 1_000_000) throw new ParameterError("system", `${total} 个分配太多，不能逐个枚举`);
+  const where = options.where ?? [];
+  const shareOf = options.share ?? [];
+  let best: number[] = decode(0, ev.modelCount, ev.moduleCount);
+  let bestAcc = -1;
+  const bestW: Array<number[] | null> = where.map(() => null);
+  const bestWAcc = where.map(() => -1);
+  const counts = shareOf.map(() => 0);
+  let sum = 0;
+  const symmetry = ev.system.symmetry;
   for (let i = 0; i < total; i++) {
     const a = decode(i, ev.modelCount, ev.moduleCount);
-    let cost = 0;
-    for (const k of a) cost += price[k];
-    const value = ev.accuracy(a, "train") - lambda * cost;
-    // equal value: the cheaper one
-    if (value > bestValue + 1e-12 || (Math.abs(value - bestValue) <= 1e-12 && cost < bestCost)) {
-      bestValue = value;
+    // equivalent allocations (permuted interchangeable roles) count once with their class size; the predicates
+    // must not tell them apart (those of §4.5 — "three identical generators", "generators mixed" — do not)
+    if (symmetry && !symmetry.canonical(a)) continue;
+    const weight = symmetry ? symmetry.multiplicity(a) : 1;
+    const acc = ev.accuracy(a, "train");
+    sum += acc * weight;
+    if (acc > bestAcc) {
+      bestAcc = acc;
       best = a;
-      bestCost = cost;
     }
+    for (let w = 0; w < where.length; w++) {
+      if (acc > bestWAcc[w] && where[w](a)) {
+        bestWAcc[w] = acc;
+        bestW[w] = a;
+      }
+    }
+    for (let w = 0; w < shareOf.length; w++) if (shareOf[w](a)) counts[w] += weight;
   }
-  return { ...result(ev, "costAware", best, total, [best], 0, true), lambda, cost: bestCost };
-}
-
-/** costAware for each λ: the cost–accuracy frontier traced by the price weight. */
-export function costFrontier(ev: Evaluator, options: { prices: Readonly<Record<string, number>>; lambdas: readonly number[] }): CostedResult[] {
-  return checkNonEmpty("lambdas", options.lambdas).map((lambda) => costAware(ev, { prices: options.prices, lambda }));
-}
-
-export interface PricedAllocation {
-  allocation: number[];
-  label: string;
-  cost: number;
-  trainAcc: number;
-  testAcc: number;
-  /** no other allocation is at most as expensive and strictly more accurate on the training set (or cheaper and as accurate) */
-  pareto: boolean;
-}
-
-/** Every allocation with its price and accuracy, Pareto-optimal ones (train accuracy vs price) marked. */
-export function pricedAllocations(ev: Evaluator, prices: Readonly<Record<string, number>>): PricedAllocation[] {
-  const price = priceTable(ev, prices);
-  const total = allocationCount(ev.modelCount, ev.moduleCount);
-  if (total > 100_000) throw new ParameterError("system", `listing ${total} allocations is too large`);
-  const all: PricedAllocation[] = [];
-  for (let i = 0; i < total; i++) {
-    const a = decode(i, ev.modelCount, ev.moduleCount);
-    let cost = 0;
-    for (const k of a) cost += price[k];
-    all.push({ allocation: a, label: ev.label(a), cost, trainAcc: ev.accuracy(a, "train"), testAcc: ev.accuracy(a, "test"), pareto: false });
-  }
-  for (const p of all) {
-    p.pareto = !all.some((o) => (o.cost <= p.cost && o.trainAcc > p.trainAcc) || (o.cost < p.cost && o.trainAcc >= p.trainAcc));
-  }
-  return all;
+  return {
+    optimum: result(ev, "exhaustive", best, total, [best], 0, true),
+    bestWhere: bestW.map((a) => (a ? result(ev, "constrained", a, total, [a], 0, true) : null)),
+    meanAccuracy: sum / total,
+    shares: counts.map((c) => c / total),
+  };
 }

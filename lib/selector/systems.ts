@@ -1,6 +1,6 @@
 // §4.1 compound AI systems as small DAGs of modules (LLMSelector paper, Fig. 2 and 5). A run over a question set
 // fills, per question, whether the final answer is correct and which modules are at fault (a bitmask).
-import { checkNumber, checkOneOf } from "../core/errors";
+import { checkNumber, checkOneOf, ParameterError } from "../core/errors";
 import { selectorWorldData, Skill, skillIndex, type QuestionSet } from "./world";
 
 export const SYSTEM_NAMES = ["locateSolve", "selfRefine", "debate"] as const;
@@ -36,6 +36,9 @@ export interface CompoundSystem {
   run(set: QuestionSet, allocation: readonly number[], correct: Uint8Array, fault: Uint8Array): void;
   /** a key shared by allocations that give the same accuracy on every question (permuted identical roles) */
   accuracyKey(allocation: readonly number[]): string;
+  /** systems with interchangeable roles: whether an allocation is the first of its class in lexicographic order
+   * (so exhaustive search may skip the rest), and how many allocations its class holds */
+  symmetry?: { canonical(allocation: readonly number[]): boolean; multiplicity(allocation: readonly number[]): number };
   /** human-readable allocation from model names, e.g. "A+B" or "A+B+C / D+D+E" */
   label(names: readonly string[]): string;
 }
@@ -49,7 +52,7 @@ const REFINE = skillIndex("refine");
 function fullOptions(options: SystemOptions): Required<SystemOptions> {
   const factor = checkNumber("sameModelCriticFactor", options.sameModelCriticFactor ?? 1, { min: 0, max: 1 });
   const own = options.debatersOwnKnowledge ?? false;
-  if (typeof own !== "boolean") throw new TypeError("debatersOwnKnowledge: must be true or false");
+  if (typeof own !== "boolean") throw new ParameterError("debatersOwnKnowledge", `应为 true 或 false，实际是 ${JSON.stringify(own)}`);
   return { sameModelCriticFactor: factor, debatersOwnKnowledge: own };
 }
 
@@ -179,8 +182,19 @@ export function debate(options: SystemOptions = {}): CompoundSystem {
       }
     },
     accuracyKey: (a) => `${[a[0], a[1], a[2]].sort((x, y) => x - y).join(",")}|${[a[3], a[4], a[5]].sort((x, y) => x - y).join(",")}`,
+    // the three generators are interchangeable, and so are the three debaters
+    symmetry: {
+      canonical: (a) => a[0] <= a[1] && a[1] <= a[2] && a[3] <= a[4] && a[4] <= a[5],
+      multiplicity: (a) => arrangements(a[0], a[1], a[2]) * arrangements(a[3], a[4], a[5]),
+    },
     label: (names) => `${names.slice(0, 3).join("+")} / ${names.slice(3).join("+")}`,
   };
+}
+
+/** The number of distinct orderings of three values (6, 3 or 1). */
+function arrangements(x: number, y: number, z: number): number {
+  if (x === y && y === z) return 1;
+  return x === y || y === z || x === z ? 3 : 6;
 }
 
 /** A system by name: "locateSolve", "selfRefine" or "debate". */

@@ -56,7 +56,7 @@ export interface World {
 
 export function skillIndex(skill: Skill): number {
   const i = SKILLS.indexOf(skill);
-  if (i < 0) throw new ParameterError("skill", `must be one of ${SKILLS.join(", ")}, got ${String(skill)}`);
+  if (i < 0) throw new ParameterError("skill", `应为以下之一：${SKILLS.join("、")}，实际是 ${String(skill)}`);
   return i;
 }
 
@@ -66,11 +66,11 @@ export function ability(model: SelectorModel, skill: Skill): number {
 }
 
 function checkModel(m: SelectorModel, i: number): void {
-  if (!m || typeof m.name !== "string" || m.name === "") throw new ParameterError(`models[${i}].name`, "must be a non-empty string");
+  if (!m || typeof m.name !== "string" || m.name === "") throw new ParameterError(`models[${i}].name`, "应为非空字符串");
   checkNumber(`models[${i}].general`, m.general);
   checkProbability(`models[${i}].consistency`, m.consistency);
   for (const [skill, value] of Object.entries(m.expertise ?? {})) {
-    if (!(SKILLS as readonly string[]).includes(skill)) throw new ParameterError(`models[${i}].expertise`, `unknown skill ${JSON.stringify(skill)}; skills: ${SKILLS.join(", ")}`);
+    if (!(SKILLS as readonly string[]).includes(skill)) throw new ParameterError(`models[${i}].expertise`, `没有技能 ${JSON.stringify(skill)}；可选：${SKILLS.join("、")}`);
     checkNumber(`models[${i}].expertise.${skill}`, value);
   }
 }
@@ -119,8 +119,8 @@ export function buildWorld(options: WorldOptions): World {
   const models = checkNonEmpty("models", options.models) as SelectorModel[];
   models.forEach(checkModel);
   const names = models.map((m) => m.name);
-  if (new Set(names).size !== names.length) throw new ParameterError("models", `names must be distinct, got ${names.join(", ")}`);
-  if (models.length > 250) throw new ParameterError("models", `at most 250 models, got ${models.length}`);
+  if (new Set(names).size !== names.length) throw new ParameterError("models", `模型的名字不能重复，实际是 ${names.join("、")}`);
+  if (models.length > 250) throw new ParameterError("models", `最多 250 个模型，实际是 ${models.length} 个`);
   const train = checkInteger("train", options.train, { min: 1 });
   const test = checkInteger("test", options.test, { min: 1 });
   const spread = checkNumber("difficultySpread", options.difficultySpread ?? 1, { min: 0 });

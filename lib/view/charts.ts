@@ -48,6 +48,8 @@ export interface ChartOptions {
   errorHigh?: string;
   /** lines only: a second column drawn dotted in each group's colour (e.g. a baseline), named by its header */
   dashed?: string;
+  /** lines(): "markers" draws points only (a scatter) */
+  mode?: "lines+markers" | "markers";
 }
 
 /** Plotly error bars from a range's columns (asymmetric: from the value down to low, up to high). */
@@ -105,7 +107,7 @@ export function lines(table: Table, o: ChartOptions): Figure {
   const data: Figure["data"] = [];
   gs.forEach((g, i) => {
     const color = o.dashed ? { line: { color: palette[i % palette.length] }, marker: { color: palette[i % palette.length] } } : {};
-    data.push({ type: "scatter", mode: "lines+markers", name: g.name, x: g.rows.map((r) => r[o.x]), y: g.rows.map((r) => r[o.y]), ...errorBars(table, o, g.rows), ...color });
+    data.push({ type: "scatter", mode: o.mode ?? "lines+markers", name: g.name, x: g.rows.map((r) => r[o.x]), y: g.rows.map((r) => r[o.y]), ...errorBars(table, o, g.rows), ...color });
     if (o.dashed) {
       const name = `${g.name ? `${g.name} · ` : ""}${headerText(column(table, o.dashed))}`;
       data.push({ type: "scatter", mode: "lines", name, x: g.rows.map((r) => r[o.x]), y: g.rows.map((r) => r[o.dashed as string]), line: { color: palette[i % palette.length], dash: "dot" } });
@@ -114,21 +116,57 @@ export function lines(table: Table, o: ChartOptions): Figure {
   return { data, layout: axes(table, o) };
 }
 
-/** A heatmap from a matrix with labelled axes. */
-export function heatmap(options: { z: number[][]; x: string[]; y: string[]; title: string; xTitle: string; yTitle: string; zTitle?: string; text?: boolean }): Figure {
+/** A path drawn over a heatmap: points are (column, row) indices into x / y, each with an optional label (e.g. the
+ * step numbers); `offset` shifts the path a little so that paths through the same cells stay apart. */
+export interface HeatmapPath {
+  name: string;
+  points: Array<{ x: number; y: number; label?: string }>;
+  offset?: number;
+  color?: string;
+}
+
+/** A heatmap from a matrix with labelled axes; with `paths`, lines with labelled markers drawn over the cells. */
+export function heatmap(options: { z: number[][]; x: string[]; y: string[]; title: string; xTitle: string; yTitle: string; zTitle?: string; text?: boolean; zmin?: number; zmax?: number; paths?: HeatmapPath[]; reverseY?: boolean }): Figure {
+  const text = options.text === false ? undefined : options.z.map((row) => row.map((v) => v.toFixed(2)));
+  const cells = {
+    type: "heatmap",
+    z: options.z,
+    colorscale: "Viridis",
+    zmin: options.zmin,
+    zmax: options.zmax,
+    colorbar: { title: { text: options.zTitle ?? "" } },
+    text,
+    texttemplate: text ? "%{text}" : undefined,
+  };
+  if (!options.paths || options.paths.length === 0) {
+    return {
+      data: [{ ...cells, x: options.x, y: options.y }],
+      layout: { title: options.title, xaxis: { title: options.xTitle, type: "category" }, yaxis: { title: options.yTitle, type: "category", ...(options.reverseY ? { autorange: "reversed" } : {}) } },
+    };
+  }
+  // numeric axes with the names as tick labels, so that a path can be drawn slightly off the cell centres
+  const xs = options.x.map((_, i) => i);
+  const ys = options.y.map((_, i) => i);
+  const paths = options.paths.map((p) => ({
+    type: "scatter",
+    mode: "lines+markers+text",
+    name: p.name,
+    x: p.points.map((pt) => pt.x + (p.offset ?? 0)),
+    y: p.points.map((pt) => pt.y + (p.offset ?? 0)),
+    // labels inside white markers: readable on the dark and the light end of the colour scale alike
+    text: p.points.map((pt) => pt.label ?? ""),
+    textposition: "middle center",
+    textfont: { size: 10, color: "#000000" },
+    line: { width: 3, color: p.color },
+    marker: { size: 20, symbol: "circle", color: "#ffffff", line: { width: 2.5, color: p.color ?? "#000000" } },
+  }));
   return {
-    data: [
-      {
-        type: "heatmap",
-        z: options.z,
-        x: options.x,
-        y: options.y,
-        colorscale: "Viridis",
-        colorbar: { title: { text: options.zTitle ?? "" } },
-        text: options.text === false ? undefined : options.z.map((row) => row.map((v) => v.toFixed(2))),
-        texttemplate: options.text === false ? undefined : "%{text}",
-      },
-    ],
-    layout: { title: options.title, xaxis: { title: options.xTitle, type: "category" }, yaxis: { title: options.yTitle, type: "category" } },
+    data: [{ ...cells, x: xs, y: ys }, ...paths],
+    layout: {
+      title: options.title,
+      xaxis: { title: options.xTitle, tickvals: xs, ticktext: options.x },
+      yaxis: { title: options.yTitle, tickvals: ys, ticktext: options.y, ...(options.reverseY ? { autorange: "reversed" } : {}) },
+      legend: { orientation: "h", y: -0.2 },
+    },
   };
 }

@@ -13,6 +13,18 @@ export const SMALL: Record<string, Record<string, unknown>> = {
   // §3
 
   // §4–§5
+  "04.1": { sweepSeeds: 2 },
+  "04.2": { seeds: 1, pools: 2, runsPerPool: 1 },
+  "04.3": { seeds: 1, pools: 2, runsPerPool: 1, maxBudget: 500 },
+  "04.4": { pools: 2 },
+  "04.5": {},
+  "04.6": { worlds: 1 },
+  "05.1": {},
+  "05.2": { train: 300, test: 300 },
+  // 05.3–05.5 run other demos at fixed small sizes (about a second each)
+  "05.3": { pools: 2 },
+  "05.4": { pools: 2 },
+  "05.5": {},
 
   // §6 and traces
   "06.0": {},

@@ -1,0 +1,44 @@
+// §5's shared lessons as demos: each collects several demos' numbers at small parameters and judges the lesson.
+import { describe, expect, it } from "vitest";
+import { rowsWhere } from "../lib/core";
+import { runDemo } from "../lib/demos";
+import type { Table } from "../lib/core/table";
+
+const verdicts = (t: Table) => Object.fromEntries((t.claims ?? []).map((c) => [c.id, c.verdict]));
+
+describe("05.3 herding and its cure at each level", () => {
+  const t = runDemo("05.3");
+  it("every verdict at defaults, one herding rule and one cure per case, at both levels", () => {
+    expect(verdicts(t)).toEqual({ "herding-everywhere": "holds", "cures-work": "holds" });
+    expect(rowsWhere(t, { role: "herding" }).map((r) => r.rule)).toEqual(["jsq", "prefixAffinity", "e2", "sameGenerators"]);
+    expect(rowsWhere(t, { role: "cure" }).map((r) => r.rule)).toEqual(["powerOfTwo", "thresholdAffinity", "e2+rebalance", "mixedGenerators"]);
+    expect(new Set(t.rows.map((r) => r.level))).toEqual(new Set(["requestToReplica", "moduleToModel"]));
+    // three identical generators: the most-used model holds all three slots
+    expect(rowsWhere(t, { rule: "sameGenerators" })[0].share).toBe(1);
+  });
+});
+
+describe("05.4 simple rules take most of the gain", () => {
+  const t = runDemo("05.4");
+  it("every verdict at defaults; each level has a row", () => {
+    expect(verdicts(t)).toEqual({ "two-choice": "holds", "guarded-vs-preble": "holds", "elaborate-at-the-edge": "holds", "greedy-most-pools": "holds", "one-threshold-router": "holds" });
+    expect(new Set(t.rows.map((r) => r.level))).toEqual(new Set(["requestToReplica", "requestToModel", "moduleToModel"]));
+  });
+  it("the captured share is computed the right way round for lower- and higher-is-better metrics", () => {
+    for (const r of t.rows) {
+      const [b, s, e] = [Number(r.baseline), Number(r.simple), Number(r.elaborate)];
+      const expected = r.lowerBetter ? (b - s) / (b - e) : (s - b) / (e - b);
+      expect(Number(r.captured)).toBeCloseTo(expected, 12);
+    }
+  });
+});
+
+describe("05.5 information and its freshness", () => {
+  it("every verdict at defaults; a fresher snapshot changes the load row", () => {
+    const t = runDemo("05.5");
+    expect(verdicts(t)).toEqual({ "load-info": "holds", "cache-info": "holds", "signal-info": "holds", "diagnosis-info": "holds" });
+    const s = runDemo("05.5", { staleInterval: 0.5 });
+    expect(s.title).toContain("T = 0.5");
+    expect(() => runDemo("05.5", { staleInterval: 0 })).toThrow(/参数 staleInterval/);
+  });
+});
