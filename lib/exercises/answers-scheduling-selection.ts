@@ -69,7 +69,7 @@ registerExercise({
       ],
     },
   ],
-  precision: "给整数（1,000,000 可以写成 1e6、10**6、\"10^6\" 或 \"100万\"）",
+  precision: "给整数（大数可以写成 3e5、3 * 10 ** 5、\"3×10^5\" 或 \"30万\" 这样的形式）",
   hint: "穷举是 K^L；LLMSelector 每轮评估 K 个分配，停止条件要求连续 L + 1 次分配相同（历史从初始分配算起）。",
   explanation: () =>
     `穷举 $K^L = 10^6$ = **${allocationCount(10, 6).toLocaleString("en-US")}**。LLMSelector 每轮给一个模块试遍 K = 10 个模型，即评估 10 个分配；它要等最近 L + 1 = 7 个分配（初始分配也算一个）完全相同才停，所以哪怕起点就是最优，也得跑满 L = 6 轮：6 × 10 = **${minimumEvaluations(10, 6)}** 个。`,
