@@ -94,6 +94,16 @@ describe("notebook 08: the course's source", () => {
     expect(text(next)).toBe(`reveal("${e.id}");\nrubric("${e.id}");`);
   }
 
+  // Notebook 6 renders markdown with its own marked build, which leaves "**36%**。" as literal asterisks
+  const NOTEBOOK6_MARKED = "/usr/lib/python3/dist-packages/notebook/static/components/marked/lib/marked.js";
+  it.skipIf(!fs.existsSync(NOTEBOOK6_MARKED))("renders every markdown cell's bold in Notebook 6's own markdown renderer", () => {
+    // eslint-disable-next-line @typescript-eslint/no-var-requires
+    const marked = require(NOTEBOOK6_MARKED) as { parse(s: string): string };
+    expect(marked.parse("≈ **36%**。")).toContain("**"); // the renderer's known failure, so this test can see it
+    const literal = cells.filter((c) => c.cell_type === "markdown").filter((c) => marked.parse(text(c)).includes("**"));
+    expect(literal.map(text)).toEqual([]);
+  });
+
   it("ends with the reader's progress and the navigation cell", () => {
     const code = cells.filter((c) => c.cell_type === "code");
     expect(text(code[code.length - 1])).toBe("progress();");
