@@ -144,5 +144,6 @@ fs.writeFileSync(path.join(outDir, "gradebook.md"), gradebookMarkdown(graded, sk
 if (values["keep-work"]) console.log(`grade: executed submissions kept in ${work}`);
 else fs.rmSync(work, { recursive: true, force: true });
 const seconds = ((Date.now() - started) / 1000).toFixed(1);
-console.log(`grade: ${graded.length} submission(s) graded, ${skipped.length} skipped, in ${seconds} s; gradebook in ${path.relative(process.cwd(), outDir) || "."}/gradebook.csv and gradebook.md`);
+const shownDir = (d) => (path.relative(process.cwd(), d).startsWith("..") ? d : path.relative(process.cwd(), d) || ".");
+console.log(`grade: ${graded.length} submission(s) graded, ${skipped.length} skipped, in ${seconds} s; gradebook in ${shownDir(outDir)}/gradebook.csv and gradebook.md`);
 process.exit(code === 0 || code === 1 ? 0 : 1);

@@ -84,7 +84,7 @@ export function progressHtml(rows: ProgressRow[]): { html: string; text: string 
   const body = rows
     .map((r) => {
       const s = state(r);
-      return `<tr><td>${escapeHtml(exerciseLabel(r.exercise.id))}</td><td style="text-align:right">${r.exercise.points}</td><td style="color:${s.colour}">${s.mark} ${escapeHtml(s.word)}</td></tr>`;
+      return `<tr><td>${escapeHtml(exerciseLabel(r.exercise.id))}</td><td style="text-align:right">${r.exercise.points}</td><td style="text-align:left;color:${s.colour}">${s.mark} ${escapeHtml(s.word)}</td></tr>`;
     })
     .join("");
   const summary =
@@ -92,7 +92,7 @@ export function progressHtml(rows: ProgressRow[]): { html: string; text: string 
     `文字题 ${words.length} 题（共 ${wordPoints} 分）由老师评分。`;
   const html =
     `<div class="l11-progress"><p><b>我的进度</b>：${escapeHtml(summary)}</p>` +
-    `<table><thead><tr><th>练习</th><th>分值</th><th>状态</th></tr></thead><tbody>${body}</tbody></table>` +
+    `<table><thead><tr><th>练习</th><th>分值</th><th style="text-align:left">状态</th></tr></thead><tbody>${body}</tbody></table>` +
     `<p style="color:#57606a">状态只来自这次内核会话里运行过的 check()：重启内核后，请先运行上面各题的检查单元格。</p></div>`;
   const text = [`我的进度：${summary}`, ...rows.map((r) => `  ${exerciseLabel(r.exercise.id)}  ${r.exercise.points} 分  ${state(r).mark} ${state(r).word}`)].join("\n");
   return { html, text };
