@@ -53,7 +53,7 @@ describe("notebook 08: the course's source", () => {
     expect(cells[byGradeId(cells, "imports")].metadata.nbgrader).toMatchObject({ locked: true, grade: false, solution: false });
   });
 
-  it("has every part in the lecture's order, each with its answer cell, locked check cell and folded reference answer", () => {
+  it("has every part in the lecture's order, each with its answer cell, locked check cell and folded reference answer (one instructor cell per exercise)", () => {
     const order = listExercises().map((e) => byGradeId(cells, gradeId(e.id)));
     expect(order.every((i) => i >= 0)).toBe(true);
     expect([...order].sort((a, b) => a - b)).toEqual(order);
@@ -79,9 +79,22 @@ describe("notebook 08: the course's source", () => {
     const ref = referenceAnswer(e.id);
     if (Array.isArray(ref)) expect(first, e.id).toContain(`[${e.slots!.map((s) => s.label).join(", ")}]`);
     expect(text(answer), e.id).toMatch(new RegExp(`const answer${e.id} = (NaN|"\\?"|\\[[NaN, "?]+\\]);`));
-    const reveal = cells[at + 1];
-    expect(tags(reveal), e.id).toEqual(["instructor", "hide-input"]);
-    expect(text(reveal)).toBe(`reveal("${e.id}");`);
+    revealAfter(e, at);
+  }
+
+  /** The exercise's instructor cell (after its last part) reveals this part, and a part answered in words is
+   * followed there by its rubric; the cell holds only parts of the same exercise. */
+  function revealAfter(e: Exercise, at: number) {
+    const index = cells.findIndex((c, i) => i > at && tags(c).includes("instructor") && text(c).includes(`reveal("${e.id}");`));
+    expect(index, e.id).toBeGreaterThan(at);
+    const cell = cells[index];
+    expect(tags(cell), e.id).toEqual(["instructor", "hide-input"]);
+    expect(text(cell)).toContain(e.rubric ? `reveal("${e.id}");\nrubric("${e.id}");` : `reveal("${e.id}");`);
+    const exercise = (id: string) => id.replace(/[a-z]$/, "");
+    const ids = [...text(cell).matchAll(/(?:reveal|rubric)\("(\w+)"\)/g)].map((m) => m[1]);
+    expect(ids.every((id) => exercise(id) === exercise(e.id)), e.id).toBe(true);
+    const nextHeading = cells.findIndex((c, i) => i > at && c.cell_type === "markdown" && /^## 练习 /.test(text(c)));
+    if (nextHeading >= 0) expect(index, e.id).toBeLessThan(nextHeading);
   }
 
   function openPart(e: Exercise, at: number) {
@@ -89,9 +102,7 @@ describe("notebook 08: the course's source", () => {
     expect(answer.cell_type, e.id).toBe("markdown");
     expect(answer.metadata.nbgrader, e.id).toMatchObject({ solution: true, grade: true, locked: false });
     expect(text(answer), e.id).toContain(`**你的答案**（练习 ${exerciseLabel(e.id)}，${e.points} 分`);
-    const next = cells[at + 1];
-    expect(tags(next), e.id).toEqual(["instructor", "hide-input"]);
-    expect(text(next)).toBe(`reveal("${e.id}");\nrubric("${e.id}");`);
+    revealAfter(e, at);
   }
 
   // Notebook 6 renders markdown with its own marked build, which leaves "**36%**。" as literal asterisks
