@@ -2,21 +2,31 @@
 // dist/handouts/: index.html, one HTML per notebook, and the MathJax files they load. The pages open from disk with
 // no network: Plotly is inlined in the first chart of each notebook, MathJax sits beside the pages, and the
 // template (scripts/handout-template) loads nothing from a CDN.
-//   node scripts/handouts.mjs [--out DIR] [notebooks/NN-name.ipynb ...]
+// Two editions: student (the default; the cells tagged `instructor` — reference answers, rubrics — are left out)
+// into dist/handouts, and instructor (everything; reference answers folded in <details>) into
+// dist/handouts-instructor.
+//   node scripts/handouts.mjs [--edition student|instructor] [--out DIR] [notebooks/NN-name.ipynb ...]
 import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { HANDOUT_FONT_CSS, HANDOUT_FONT_FAMILY, addHandoutFont } from "./handout-fonts.mjs";
+import { parseOptions } from "./options.mjs";
 import { PYTHON, ROOT, jupyterEnv, listNotebooks } from "./project.mjs";
 
 const started = Date.now();
-const argv = process.argv.slice(2);
-let outDir = path.join(ROOT, "dist", "handouts");
-const chosen = [];
-for (let i = 0; i < argv.length; i++) {
-  if (argv[i] === "--out") outDir = path.resolve(argv[++i]);
-  else if (argv[i].startsWith("--out=")) outDir = path.resolve(argv[i].slice(6));
-  else chosen.push(path.resolve(argv[i]));
+const USAGE = "npm run handouts -- [--edition student|instructor] [--out DIR] [notebooks/NN-name.ipynb …]";
+const { values, positional } = parseOptions(process.argv.slice(2), {
+  usage: USAGE,
+  options: { out: { value: true }, edition: { value: true, choices: ["student", "instructor"] } },
+});
+const edition = String(values.edition ?? "student");
+const outDir = values.out ? path.resolve(String(values.out)) : path.join(ROOT, "dist", edition === "student" ? "handouts" : "handouts-instructor");
+const chosen = positional.map((p) => path.resolve(p));
+for (const nb of chosen) {
+  if (!fs.existsSync(nb) || !nb.endsWith(".ipynb")) {
+    console.error(`handouts: not a notebook: ${nb}\nusage: ${USAGE}`);
+    process.exit(2);
+  }
 }
 const notebooks = chosen.length > 0 ? chosen : listNotebooks();
 if (notebooks.length === 0) {
@@ -37,10 +47,10 @@ fs.cpSync(path.join(mathjax, "es5", "output", "chtml", "fonts", "woff-v2"), path
 fs.copyFileSync(path.join(mathjax, "LICENSE"), path.join(mjOut, "LICENSE"));
 
 const summaryFile = path.join(outDir, ".summary.json");
-console.log(`handouts: executing ${notebooks.length} notebook(s) into ${path.relative(process.cwd(), outDir) || "."}`);
+console.log(`handouts: executing ${notebooks.length} notebook(s) into ${path.relative(process.cwd(), outDir) || "."} (${edition} edition)`);
 const r = spawnSync(
   PYTHON,
-  [path.join(ROOT, "scripts", "run_notebooks.py"), "--html-dir", outDir, "--mathjax-url", "mathjax/tex-chtml-full.js", "--summary", summaryFile, ...notebooks],
+  [path.join(ROOT, "scripts", "run_notebooks.py"), "--html-dir", outDir, "--mathjax-url", "mathjax/tex-chtml-full.js", "--summary", summaryFile, "--edition", edition, ...notebooks],
   { stdio: "inherit", env: jupyterEnv(), cwd: ROOT },
 );
 if (r.error) {
@@ -58,12 +68,14 @@ const items = summary
       : `<li class="failed">${escape(e.title)} <span class="file">${escape(e.name)}.ipynb — 执行失败 · failed to run</span></li>`,
   )
   .join("\n");
+const EDITION_NAME = edition === "student" ? "学生版" : "教师版";
+const EDITION_NOTE = edition === "student" ? "这是学生版：练习的参考答案和评分标准不在其中。" : "这是教师版：练习的参考答案和文字题的评分标准折叠在各题下面。";
 const index = `<!DOCTYPE html>
 <html lang="zh">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1.0">
-<title>第 11 讲 · 负载均衡与路由 — 讲义 · Handouts</title>
+<title>第 11 讲 · 负载均衡与路由 — 讲义（${EDITION_NAME}）· Handouts</title>
 <link rel="stylesheet" type="text/css" href="${HANDOUT_FONT_CSS}">
 <style>
 body { font-family: '${HANDOUT_FONT_FAMILY}', sans-serif; max-width: 860px; margin: 2em auto; padding: 0 1em; line-height: 1.5; color: #222; }
@@ -76,8 +88,8 @@ li { margin: 0.7em 0; }
 </style>
 </head>
 <body>
-<h1>第 11 讲 · 负载均衡与路由：Preble 与 LLMSelector<br><small>Lecture 11 · Load Balancing &amp; Routing — handouts</small></h1>
-<p>每一页都是执行过的笔记本：表格、图和公式都在本地渲染，不需要网络。Each page is an executed notebook; charts, tables and math render offline.</p>
+<h1>第 11 讲 · 负载均衡与路由：Preble 与 LLMSelector<br><small>Lecture 11 · Load Balancing &amp; Routing — handouts · ${EDITION_NAME}</small></h1>
+<p>每一页都是执行过的笔记本：表格、图和公式都在本地渲染，不需要网络。${EDITION_NOTE} Each page is an executed notebook; charts, tables and math render offline.</p>
 <ol>
 ${items}
 </ol>

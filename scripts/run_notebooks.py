@@ -25,6 +25,10 @@ notebook, an exception, Ctrl-C / SIGTERM / SIGHUP (a second signal kills what is
 Jupyter starts kernels in a session of their own, so a Ctrl-C in the terminal does not reach them by itself; and
 should the runner be killed outright, each kernel exits once its parent is gone (scripts/kernel-startup.cjs).
 
+For grading (scripts/grade.mjs): --keep-going runs every cell even after one fails (a timeout or a dead kernel still
+ends that notebook) and records each cell's status in the executed notebook, which --executed-dir writes out. For
+handouts: --edition student leaves the cells tagged `instructor` (reference answers, rubrics) out of the HTML.
+
 Needs Debian's python3-nbclient and python3-nbconvert (hence /usr/bin/python3, not a pyenv python). The Jupyter
 paths are pointed into the project's .jupyter/ here, so it finds the kernel that `scripts/setup.mjs` registered.
 """
@@ -211,9 +215,10 @@ class RunnerClient(NotebookClient):
         yield
 
 
-async def run_notebook(path, timeout, kernel, after_error_wait=TSLAB_CANCEL_WINDOW_S):
+async def run_notebook(path, timeout, kernel, after_error_wait=TSLAB_CANCEL_WINDOW_S, keep_going=False):
     """Executes the notebook in place (in memory) on a started kernel (a Kernel, or the exception its start
-    raised). Returns (nb, failures, warnings, cell_seconds, not_run)."""
+    raised). Returns (nb, failures, warnings, cell_seconds, not_run). With keep_going a failing cell does not stop
+    the notebook (the cells after it run; see annotate_cells), as for a submission being graded."""
     nb = nbformat.read(path, as_version=4)
     if isinstance(kernel, BaseException):  # kernel not found, failed to start, ...
         return nb, [(None, None, f"the kernel did not start: {type(kernel).__name__}: {kernel}")], [], {}, []
@@ -229,7 +234,7 @@ async def run_notebook(path, timeout, kernel, after_error_wait=TSLAB_CANCEL_WIND
         status = (execute_reply or {}).get("content", {}).get("status")
         replies[cell_index] = status
         if status == "error":
-            if ALLOW_TAG in tags(cell):
+            if ALLOW_TAG in tags(cell) or keep_going:
                 await asyncio.sleep(after_error_wait)
             else:
                 raise StopAtFailure()
@@ -259,7 +264,7 @@ async def run_notebook(path, timeout, kernel, after_error_wait=TSLAB_CANCEL_WIND
 
     failures, warnings = [], []
     if crash and not replies:  # the kernel did not start, or the first cell never answered
-        return nb, [(None, None, crash)], [], seconds, []
+        return nb, [(None, None, crash)], [], seconds, annotate_cells(nb, replies, seconds, crash) if keep_going else []
     first_bad = None
     for index, cell in enumerate(nb.cells):
         if not runnable(cell):
@@ -294,7 +299,27 @@ async def run_notebook(path, timeout, kernel, after_error_wait=TSLAB_CANCEL_WIND
     not_run = [i for i, c in enumerate(nb.cells) if runnable(c) and first_bad is not None and i > first_bad]
     if crash and first_bad is None:
         failures.append((None, None, crash))
+    if keep_going:
+        not_run = annotate_cells(nb, replies, seconds, crash)
     return nb, failures, warnings, seconds, not_run
+
+
+def annotate_cells(nb, replies, seconds, crash):
+    """For --keep-going: records in each code cell's metadata how it ended (runner.status: ok / error / aborted /
+    not-run, and seconds) and in the notebook's metadata why the run stopped early (runner.stopped: a timeout or a
+    dead kernel, else null), so a reader of the executed notebook (scripts/grade.mjs) need not guess from outputs.
+    Returns the code cells that never ran."""
+    not_run = []
+    for index, cell in enumerate(nb.cells):
+        if not runnable(cell):
+            continue
+        status = replies.get(index)
+        if status is None:
+            not_run.append(index)
+        shown = {None: "not-run", "ok": "ok", "error": "error", "abort": "aborted", "aborted": "aborted"}.get(status, str(status))
+        cell.metadata["runner"] = {"status": shown, "seconds": round(seconds.get(index, 0.0), 3)}
+    nb.metadata["runner"] = {"stopped": crash}
+    return not_run
 
 
 def describe_failure(path, nb, failure, not_run):
@@ -317,6 +342,35 @@ def describe_failure(path, nb, failure, not_run):
 # Cells that only render prose or tables (help(), a claims paragraph) carry this tag; the handout shows their output
 # and leaves their source out (nbconvert's tag-based input removal), so a page reads like a book.
 HIDE_INPUT_TAG = "hide-input"
+
+
+# Reference answers and rubrics (notebook 08) carry this tag: the student edition of a handout leaves those cells out.
+INSTRUCTOR_TAG = "instructor"
+
+
+def apply_edition(nb, edition):
+    """The notebook as the given edition shows it: "student" drops the cells tagged `instructor` (reference answers,
+    rubrics); "instructor" keeps everything. Returns a copy; the executed notebook itself is left as it was."""
+    import copy
+
+    shown = copy.deepcopy(nb)
+    if edition == "student":
+        shown.cells = [c for c in shown.cells if INSTRUCTOR_TAG not in tags(c)]
+        count = 0  # renumber In [n]: a gap would show where a cell was left out
+        for c in shown.cells:
+            if c.cell_type == "code" and c.get("execution_count") is not None:
+                count += 1
+                c.execution_count = count
+    shown.metadata.setdefault("lecture11", {})["edition"] = edition
+    return shown
+
+
+def write_executed(nb, name, executed_dir):
+    """Writes the executed notebook (outputs and, with --keep-going, each cell's runner.status) to DIR/<name>.ipynb."""
+    os.makedirs(executed_dir, exist_ok=True)
+    out = os.path.join(executed_dir, name + ".ipynb")
+    nbformat.write(nb, out)
+    return out
 
 
 def export_html(nb, name, title, html_dir, mathjax_url):
@@ -351,6 +405,8 @@ def report(n, total, path, nb, failures, warnings, seconds, not_run, elapsed, ke
              "ok": not failures, "html": None, "failure": None,
              # per executed code cell: [cell index, seconds]
              "cells": [[i, round(s, 3)] for i, s in sorted(seconds.items())]}
+    if args.executed_dir:
+        write_executed(nb, name, args.executed_dir)
     for index, text in warnings:
         first = text.splitlines()[0] if text else ""
         print(f"    note: {name} cell {index} wrote to stderr: {first[:200]}", flush=True)
@@ -364,7 +420,8 @@ def report(n, total, path, nb, failures, warnings, seconds, not_run, elapsed, ke
         slowest = f", slowest cell {slow[0]} {slow[1]:.1f} s" if slow else ""
         if args.html_dir:
             os.makedirs(args.html_dir, exist_ok=True)
-            entry["html"] = os.path.basename(export_html(nb, name, title, args.html_dir, args.mathjax_url))
+            shown = apply_edition(nb, args.edition) if args.edition else nb
+            entry["html"] = os.path.basename(export_html(shown, name, title, args.html_dir, args.mathjax_url))
         print(f"[{n}/{total}] {name}: ok in {elapsed:.1f} s ({len(code)} code cells{slowest}; kernel start {kernel_seconds:.1f} s)", flush=True)
     return entry
 
@@ -407,7 +464,7 @@ async def run_all(args, jobs):
                 # The next notebook's kernel starts now, beside this notebook's cells (not beside this kernel's start).
                 ahead = (start(todo[0][1]), cwd_of(todo[0][1])) if todo and args.start_ahead else None
                 try:
-                    nb, failures, warnings, seconds, not_run = await run_notebook(path, args.timeout, kernel, args.after_error_wait)
+                    nb, failures, warnings, seconds, not_run = await run_notebook(path, args.timeout, kernel, args.after_error_wait, args.keep_going)
                 except Exception as e:  # an unreadable notebook, ...: this notebook fails, the others still run
                     nb, failures, warnings, seconds, not_run = nbformat.v4.new_notebook(), [(None, None, f"{type(e).__name__}: {e}")], [], {}, []
                 finally:  # also when cancelled (Ctrl-C) or on an exception
@@ -460,6 +517,11 @@ def main():
                         help="start each kernel only when its notebook's turn comes (default: while the previous one runs)")
     parser.add_argument("--after-error-wait", type=float, default=TSLAB_CANCEL_WINDOW_S,
                         help="seconds to wait after an allowed error (0 lets tslab abort the next cell; for tests)")
+    parser.add_argument("--edition", choices=["student", "instructor"],
+                        help="HTML export: student leaves out the cells tagged 'instructor' (reference answers, rubrics)")
+    parser.add_argument("--keep-going", action="store_true",
+                        help="a failing cell does not stop its notebook (grading); each cell's status goes into the executed notebook")
+    parser.add_argument("--executed-dir", help="write each executed notebook (with outputs) to DIR/<name>.ipynb")
     args = parser.parse_args()
     # A word that is not a notebook file (an option this runner does not know, a typo) is refused before any kernel
     # starts, with the usage line.

@@ -1,31 +1,95 @@
-// The reader-facing calls: check(id, answer) renders a ✓/✗ badge; reveal(id) shows the worked answer.
-import { displayHtml, displayMarkdown } from "../view/display";
-import { escapeHtml } from "../view/table";
-import { evaluate, getExercise } from "./registry";
+// The reader-facing calls: check(id, answer) shows a ✓ / ✗ / ○ badge and records the result for progress() and
+// for the grader; reveal(id) shows the folded worked answer; rubric(id) the points of a part answered in words.
+import { kernel } from "../view/display";
+import { evaluate, type CheckResult } from "./evaluate";
+import { badgeHtml, badgeText, progressHtml, revealHtml, rubricHtml } from "./render";
+import { exerciseLabel, getExercise, listExercises } from "./registry";
 
-/** Checks a reader's answer, shows a ✓/✗ badge with a hint, and returns whether it passed. In a notebook write
- * `const passed = check(…)`: tslab echoes a bare last expression, which would print a stray true / false. */
-export function check(id: string, answer: unknown): boolean {
-  const result = evaluate(id, answer);
-  const colour = result.passed ? "#1a7f37" : "#cf222e";
-  const mark = result.passed ? "✓" : "✗";
-  const html =
-    `<div class="l11-check" style="border-left:4px solid ${colour};padding:4px 8px;margin:4px 0">` +
-    `<b style="color:${colour}">${mark} 练习 ${escapeHtml(id)}</b> ` +
-    `${result.passed ? "正确 · correct" : "还不对 · not yet"} — ${escapeHtml(result.message)}</div>`;
-  displayHtml({ html, text: `${mark} exercise ${id}: ${result.passed ? "correct" : "not yet"} — ${result.message}` });
-  return result.passed;
+/** The MIME type of the machine-readable check() record beside the badge (scripts/grade.mjs reads it). */
+export const CHECK_MIME = "application/vnd.lecture11.check+json";
+
+const session = new Map<string, CheckResult>();
+
+type DisplayBundle = { data: Record<string, unknown>; metadata: Record<string, unknown>; transient: Record<string, unknown> };
+type WriteDisplayData = (bundle: DisplayBundle, update: boolean) => void;
+
+/** tslab's display helpers send one MIME type per output; the badge and its record must be one output (the HTML for
+ * people, the JSON for the grader), so this goes one level down to the function they call (tslab 1.0.22). */
+function writeBundle(data: Record<string, unknown>): boolean {
+  if (!kernel()) return false;
+  try {
+    // eslint-disable-next-line @typescript-eslint/no-var-requires
+    const jupyter = require("tslab/dist/jupyter") as { lastWriteDisplayData: WriteDisplayData | null };
+    if (typeof jupyter.lastWriteDisplayData !== "function") return false;
+    jupyter.lastWriteDisplayData({ data, metadata: {}, transient: {} }, false);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
-/** Like check, but throws when the answer is wrong (for tests and scripted self-checks). */
+function show(html: string, text: string, extra: Record<string, unknown> = {}): void {
+  if (writeBundle({ "text/html": html, "text/plain": text, ...extra })) return;
+  const k = kernel();
+  if (k) k.display.html(html);
+  else console.log(text);
+}
+
+const inspectCustom = Symbol.for("nodejs.util.inspect.custom");
+
+/** Thrown by check() under nbgrader's autograder when a part is not right (nbgrader gives a test cell its points
+ * when it does not raise); prints as one Chinese line, not a stack. */
+export class ExerciseNotPassed extends Error {
+  constructor(readonly result: CheckResult) {
+    super(`练习 ${result.label}：${result.status === "unanswered" ? "尚未作答" : "还不对"} — ${result.message}`);
+    this.name = "ExerciseNotPassed";
+  }
+
+  [inspectCustom](): string {
+    return this.message;
+  }
+}
+
+/** Checks a reader's answer, shows the badge, records the result. Returns nothing (a notebook would echo a value).
+ * Under nbgrader (NBGRADER_EXECUTION set) a part that is not right throws, so nbgrader's test cell earns 0. */
+export function check(id: string, answer: unknown): void {
+  const result = evaluate(id, answer);
+  session.set(result.id, result);
+  const record = { id: result.id, label: result.label, status: result.status, kind: result.kind, points: result.points, maxPoints: result.maxPoints, message: result.message };
+  show(badgeHtml(result), badgeText(result), { [CHECK_MIME]: record });
+  if (typeof process !== "undefined" && process.env.NBGRADER_EXECUTION && !result.passed) throw new ExerciseNotPassed(result);
+}
+
+/** Like check, but silent, and throws when the answer is not right (for tests and scripted self-checks). */
 export function checkStrict(id: string, answer: unknown): true {
   const result = evaluate(id, answer);
-  if (!result.passed) throw new Error(`exercise ${id}: ${result.message}`);
+  if (!result.passed) throw new ExerciseNotPassed(result);
   return true;
 }
 
-/** Shows the worked answer of an exercise part, with its computed numbers. */
+/** Shows the worked answer of a part, folded (<details>), with its computed numbers. */
 export function reveal(id: string): void {
   const e = getExercise(id);
-  displayMarkdown(`**练习 ${id} 参考答案 · Reference answer**\n\n${e.explanation()}`);
+  show(revealHtml(e), `练习 ${exerciseLabel(e.id)} 参考答案\n\n${e.explanation()}`);
+}
+
+/** Shows the rubric of a part answered in words (instructor edition). */
+export function rubric(id: string): void {
+  const e = getExercise(id);
+  show(rubricHtml(e), `练习 ${exerciseLabel(e.id)} 评分标准（共 ${e.points} 分）\n${(e.rubric ?? []).map((r) => `- （${r.points} 分）${r.text}`).join("\n")}`);
+}
+
+/** The latest check() result of each part in this kernel session. */
+export function sessionResults(): CheckResult[] {
+  return [...session.values()];
+}
+
+export function resetProgress(): void {
+  session.clear();
+}
+
+/** The reader's own progress: which parts are right, not yet right, or still open (from this session's checks). */
+export function progress(): void {
+  const { html, text } = progressHtml(listExercises().map((exercise) => ({ exercise, result: session.get(exercise.id) })));
+  show(html, text);
 }

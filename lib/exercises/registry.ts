@@ -1,30 +1,71 @@
-// The lecture's exercises (§9): reference answers computed by the library, and check(id, answer) for readers.
+// The lecture's exercises (§9): what each part asks, its reference answer computed by the library, how a reader's
+// answer is compared with it, its points, and (for the parts answered in words) a rubric.
 import { ParameterError } from "../core/errors";
 
 /** A reference answer: a number, several numbers in the lecture's order, or a word such as "exploit". */
 export type Answer = number | string | Array<number | string>;
 
+/** A known wrong answer and what it suggests the reader did (shown instead of the generic hint). */
+export interface Mistake {
+  /** the wrong value, or a test on the parsed value */
+  value: number | ((x: number) => boolean);
+  /** tolerance around `value` (relative; default the slot's own tolerance) */
+  relTolerance?: number;
+  message: string;
+}
+
+/** One value of an answer: its name in messages, how close counts, and what it may be written as. */
+export interface Slot {
+  /** how messages name this value, e.g. "二选一" */
+  label: string;
+  /** relative tolerance (default 0.02) */
+  relTolerance?: number;
+  /** absolute tolerance (used when larger than the relative one) */
+  absTolerance?: number;
+  /** a share (0–1): 36 or "36%" for 0.36 is accepted, with a note */
+  share?: boolean;
+  /** the question asks "about how many": the rounded whole number is accepted too, with a note */
+  wholeNumberToo?: boolean;
+  /** for a word: each choice is [canonical, ...other ways to write it] */
+  choices?: string[][];
+  mistakes?: Mistake[];
+}
+
+export interface RubricItem {
+  points: number;
+  /** what earns these points (Chinese) */
+  text: string;
+}
+
 export interface Exercise {
-  /** the lecture's part, e.g. "1a" */
+  /** the lecture's part, e.g. "4c"; "4" is the stem of exercise 4 (asked before its (a)) */
   id: string;
   /** the question in one line (Chinese, our words) */
   question: string;
-  /** computes the reference answer with the library (undefined for free-text parts) */
+  /** points: for a checked part all-or-nothing; for a part answered in words the rubric's total */
+  points: number;
+  /** computes the reference answer with the library (undefined for the parts answered in words) */
   reference?: () => Answer;
-  /** relative tolerance for numbers (default 0.02) */
-  relTolerance?: number;
-  /** absolute tolerance for numbers (used when larger than the relative one) */
-  absTolerance?: number;
+  /** one per value of the reference, in its order */
+  slots?: Slot[];
+  /** the precision the part expects, in words (its answer cell states it) */
+  precision?: string;
   /** shown when the reader's answer is wrong */
   hint: string;
-  /** the worked explanation, revealed on demand; may quote computed numbers */
+  /** the worked explanation, revealed on demand; may quote computed numbers; **bold** marks the answer values */
   explanation: () => string;
+  /** for the parts answered in words: what earns the points */
+  rubric?: RubricItem[];
 }
 
 const exercises = new Map<string, Exercise>();
 
 export function registerExercise(exercise: Exercise): void {
   if (exercises.has(exercise.id)) throw new Error(`exercise ${exercise.id} registered twice`);
+  if (exercise.rubric) {
+    const sum = exercise.rubric.reduce((a, r) => a + r.points, 0);
+    if (sum !== exercise.points) throw new Error(`exercise ${exercise.id}: rubric adds up to ${sum}, points say ${exercise.points}`);
+  }
   exercises.set(exercise.id, exercise);
 }
 
@@ -32,54 +73,40 @@ export function listExercises(): Exercise[] {
   return [...exercises.values()].sort((a, b) => a.id.localeCompare(b.id, "en", { numeric: true }));
 }
 
+/** "4c", "4(c)", "4（c）", "练习 4C" → "4c". */
+export function normalizeExerciseId(id: string): string {
+  return String(id)
+    .normalize("NFKC")
+    .toLowerCase()
+    .replace(/练习|exercise|ex/g, "")
+    .replace(/[\s()（）.·_-]/g, "");
+}
+
+/** The lecture's way of writing a part: "4(c)", "4", "8". */
+export function exerciseLabel(id: string): string {
+  const m = /^(\d+)([a-z]?)$/.exec(id);
+  return m && m[2] ? `${m[1]}(${m[2]})` : id;
+}
+
 export function getExercise(id: string): Exercise {
-  const e = exercises.get(id);
-  if (!e) throw new ParameterError("id", `unknown exercise ${JSON.stringify(id)}; known: ${listExercises().map((x) => x.id).join(", ")}`);
+  const e = exercises.get(normalizeExerciseId(id));
+  if (!e) throw new ParameterError("id", `没有练习 ${JSON.stringify(id)}；可选：${listExercises().map((x) => exerciseLabel(x.id)).join("、")}`);
   return e;
 }
 
-/** The library's answer to a part that has one (throws for free-text parts: use explanation instead). */
+/** Parts checked by check() (they have a reference answer); the others are answered in words. */
+export function isChecked(e: Exercise): boolean {
+  return e.reference !== undefined;
+}
+
+/** The library's answer to a part that has one (throws for a part answered in words: use explanation instead). */
 export function referenceAnswer(id: string): Answer {
   const e = getExercise(id);
-  if (!e.reference) throw new ParameterError("id", `exercise ${id} is answered in words: call reveal("${id}")`);
+  if (!e.reference) throw new ParameterError("id", `练习 ${exerciseLabel(e.id)} 是文字题，没有可核对的数值答案：运行 reveal("${e.id}") 看参考答案`);
   return e.reference();
 }
 
-function closeEnough(given: number, expected: number, e: Exercise): boolean {
-  const tol = Math.max(Math.abs(expected) * (e.relTolerance ?? 0.02), e.absTolerance ?? 0);
-  return Number.isFinite(given) && Math.abs(given - expected) <= tol;
-}
-
-function normalizeWord(s: string): string {
-  return s.trim().toLowerCase().replace(/\s+/g, "").replace(/＋/g, "+");
-}
-
-export interface CheckResult {
-  id: string;
-  passed: boolean;
-  /** why it failed: shape, which entry, or the hint */
-  message: string;
-}
-
-/** Compares a reader's answer with the reference: numbers within tolerance, words case-insensitively. */
-export function evaluate(id: string, answer: unknown): CheckResult {
-  const e = getExercise(id);
-  const expected = referenceAnswer(id);
-  const want = Array.isArray(expected) ? expected : [expected];
-  const got = Array.isArray(answer) ? answer : [answer];
-  if (got.length !== want.length) {
-    return { id, passed: false, message: `expected ${want.length} value${want.length > 1 ? "s" : ""} in the lecture's order, got ${got.length}. ${e.hint}` };
-  }
-  for (let i = 0; i < want.length; i++) {
-    const w = want[i];
-    const g = got[i];
-    const ok =
-      typeof w === "number" ? typeof g === "number" && closeEnough(g, w, e) : typeof g === "string" && normalizeWord(g) === normalizeWord(String(w));
-    if (!ok) {
-      const shown = typeof g === "number" ? String(g) : JSON.stringify(g); // NaN, not JSON's null
-      const which = want.length > 1 ? `value ${i + 1} (${shown}) is off. ` : "";
-      return { id, passed: false, message: `${which}${e.hint}` };
-    }
-  }
-  return { id, passed: true, message: "matches the library's answer" };
+/** The nbgrader grade_id of a part's graded cell ("ex4c"; its answer cell is "ex4c_answer"). */
+export function gradeId(id: string): string {
+  return `ex${id}`;
 }

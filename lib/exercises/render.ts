@@ -1,0 +1,99 @@
+// HTML for what check(), reveal(), rubric() and progress() show. The worked answers are written in a small
+// markdown (**bold**, `code`, [link](url), $math$, blank-line paragraphs) and rendered here, not by the notebook:
+// Notebook 6's markdown does not close **bold** before a full-width 。, and a reference answer must fold (<details>).
+import { escapeHtml } from "../view/table";
+import type { CheckResult } from "./evaluate";
+import { exerciseLabel, type Exercise } from "./registry";
+
+/** The reference answer's values are the **bold** spans of its explanation (the handout tests search for them). */
+export function boldSpans(markdown: string): string[] {
+  return [...markdown.matchAll(/\*\*(.+?)\*\*/g)].map((m) => m[1]);
+}
+
+/** The explanation markdown as HTML; math stays as $…$ text for MathJax. */
+export function explanationHtml(markdown: string): string {
+  return markdown
+    .split(/\n\s*\n/)
+    .map((paragraph) => {
+      const inline = escapeHtml(paragraph)
+        .replace(/\*\*(.+?)\*\*/g, '<b class="l11-answer">$1</b>')
+        .replace(/`([^`]+)`/g, "<code>$1</code>")
+        .replace(/\[([^\]]+)\]\(([^)\s]+)\)/g, '<a href="$2">$1</a>');
+      return `<p>${inline}</p>`;
+    })
+    .join("\n");
+}
+
+const COLOURS = { correct: "#1a7f37", wrong: "#cf222e", unanswered: "#6e7781" };
+const MARKS = { correct: "✓", wrong: "✗", unanswered: "○" };
+const WORDS = { correct: "正确", wrong: "还不对", unanswered: "尚未作答" };
+
+export function badgeHtml(r: CheckResult): string {
+  const colour = COLOURS[r.status];
+  const head = `${MARKS[r.status]} 练习 ${escapeHtml(r.label)} ${WORDS[r.status]}`;
+  const points = `<span style="color:#57606a">（${r.points} / ${r.maxPoints} 分）</span>`;
+  return (
+    `<div class="l11-check l11-${r.status}" style="border-left:4px solid ${colour};padding:4px 8px;margin:4px 0">` +
+    `<b style="color:${colour}">${head}</b>${points} — ${escapeHtml(r.message)}</div>`
+  );
+}
+
+export function badgeText(r: CheckResult): string {
+  return `${MARKS[r.status]} 练习 ${r.label} ${WORDS[r.status]}（${r.points} / ${r.maxPoints} 分）— ${r.message}`;
+}
+
+const FOLD_STYLE = "border:1px solid #d0d7de;border-radius:6px;padding:4px 10px;margin:6px 0;background:#f6f8fa";
+
+/** A folded reference answer: closed until the reader opens it, in the notebook and in the instructor handout. */
+export function revealHtml(e: Exercise): string {
+  return (
+    `<details class="l11-reveal" style="${FOLD_STYLE}"><summary><b>练习 ${escapeHtml(exerciseLabel(e.id))} 参考答案</b>（点开查看）</summary>` +
+    `${explanationHtml(e.explanation())}</details>`
+  );
+}
+
+export function rubricHtml(e: Exercise): string {
+  const items = (e.rubric ?? []).map((r) => `<li>（${r.points} 分）${escapeHtml(r.text)}</li>`).join("");
+  return (
+    `<details class="l11-rubric" style="${FOLD_STYLE}"><summary><b>练习 ${escapeHtml(exerciseLabel(e.id))} 评分标准</b>（共 ${e.points} 分，点开查看）</summary>` +
+    `<ul>${items}</ul></details>`
+  );
+}
+
+export interface ProgressRow {
+  exercise: Exercise;
+  /** the latest check() of this part in this kernel session, if any */
+  result?: CheckResult;
+}
+
+/** The closing table of notebook 08: each part done / right / open, and the points so far. */
+export function progressHtml(rows: ProgressRow[]): { html: string; text: string } {
+  const checked = rows.filter((r) => r.exercise.reference !== undefined);
+  const words = rows.filter((r) => r.exercise.reference === undefined);
+  const right = checked.filter((r) => r.result?.status === "correct");
+  const wrong = checked.filter((r) => r.result?.status === "wrong");
+  const open = checked.length - right.length - wrong.length;
+  const earned = right.reduce((a, r) => a + r.exercise.points, 0);
+  const max = checked.reduce((a, r) => a + r.exercise.points, 0);
+  const wordPoints = words.reduce((a, r) => a + r.exercise.points, 0);
+  const state = (r: ProgressRow) => {
+    if (r.exercise.reference === undefined) return { mark: "✎", word: "文字题：写在「你的答案」里，老师按评分标准给分", colour: "#57606a" };
+    const s = r.result?.status ?? "unanswered";
+    return { mark: MARKS[s], word: r.result && s !== "unanswered" ? `${WORDS[s]}（最近一次检查）` : "尚未作答", colour: COLOURS[s] };
+  };
+  const body = rows
+    .map((r) => {
+      const s = state(r);
+      return `<tr><td>${escapeHtml(exerciseLabel(r.exercise.id))}</td><td style="text-align:right">${r.exercise.points}</td><td style="text-align:left;color:${s.colour}">${s.mark} ${escapeHtml(s.word)}</td></tr>`;
+    })
+    .join("");
+  const summary =
+    `自动检查的 ${checked.length} 题：做对 ${right.length} 题（${earned} / ${max} 分），还不对 ${wrong.length} 题，尚未作答 ${open} 题；` +
+    `文字题 ${words.length} 题（共 ${wordPoints} 分）由老师评分。`;
+  const html =
+    `<div class="l11-progress"><p><b>我的进度</b>：${escapeHtml(summary)}</p>` +
+    `<table><thead><tr><th>练习</th><th>分值</th><th style="text-align:left">状态</th></tr></thead><tbody>${body}</tbody></table>` +
+    `<p style="color:#57606a">状态只来自这次内核会话里运行过的 check()：重启内核后，请先运行上面各题的检查单元格。</p></div>`;
+  const text = [`我的进度：${summary}`, ...rows.map((r) => `  ${exerciseLabel(r.exercise.id)}  ${r.exercise.points} 分  ${state(r).mark} ${state(r).word}`)].join("\n");
+  return { html, text };
+}

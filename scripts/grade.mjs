@@ -1,0 +1,149 @@
+// `npm run grade -- SUBMISSIONS…`: grades students' copies of notebook 08. Each submission (a file, or every file
+// in a folder) that is a notebook of this homework runs in the tslab kernel through the project's notebook runner
+// (scripts/run_notebooks.py --keep-going: a failing cell does not stop it; a timeout or a dead kernel ends it with
+// the points earned before); every check() record is collected; a gradebook is written (gradebook.csv and
+// gradebook.md). A file that is not a notebook, or a notebook of something else, is reported by name and skipped.
+//   node scripts/grade.mjs [--out DIR] [--timeout S] [--jobs N] [--keep-work] SUBMISSION…
+// --out: where gradebook.csv / gradebook.md go (default ./gradebook); --timeout: seconds per cell (default 60);
+// --jobs: submissions run at once (default 2, or 1 on a one-CPU machine); --keep-work: keep the executed copies.
+// The submissions' code runs with your permissions, as in any autograder: grade what you would run yourself.
+import { spawn } from "node:child_process";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { HOMEWORK_NOTEBOOK } from "./editions.mjs";
+import { classifySubmission, gradebookCsv, gradebookMarkdown, prepareSubmission, referenceParts, scoreExecuted } from "./grade-lib.mjs";
+import { parseOptions } from "./options.mjs";
+import { PYTHON, ROOT, jupyterEnv, writeKernelSpec } from "./project.mjs";
+
+const USAGE = "npm run grade -- [--out DIR] [--timeout SECONDS] [--jobs N] [--keep-work] SUBMISSION.ipynb|FOLDER …";
+const { values, positional } = parseOptions(process.argv.slice(2), {
+  usage: USAGE,
+  options: { out: { value: true }, timeout: { value: true, integer: { min: 1 } }, jobs: { value: true, integer: { min: 1 } }, "keep-work": {} },
+});
+if (positional.length === 0) {
+  console.error(`grade: no submissions given\nusage: ${USAGE}`);
+  process.exit(2);
+}
+const outDir = path.resolve(String(values.out ?? "gradebook"));
+const timeoutSeconds = Number(values.timeout ?? 60);
+// Two lanes by default: on 2 vCPUs shared with other work, 12 submissions took 63 s with two lanes, 106 s with one.
+const jobs = Number(values.jobs ?? Math.min(2, typeof os.availableParallelism === "function" ? os.availableParallelism() : os.cpus().length));
+const started = Date.now();
+
+// Submissions: files as given; a folder contributes every file in it (not hidden ones), so stray files are reported.
+// Each is named by its file name in the gradebook (by its path when two share a name).
+const files = [];
+for (const arg of positional) {
+  const p = path.resolve(arg);
+  if (!fs.existsSync(p)) {
+    console.error(`grade: no such file or folder: ${arg}`);
+    process.exit(2);
+  }
+  if (fs.statSync(p).isDirectory()) {
+    for (const f of fs.readdirSync(p).sort()) if (!f.startsWith(".") && fs.statSync(path.join(p, f)).isFile()) files.push(path.join(p, f));
+  } else files.push(p);
+}
+const nameCount = new Map();
+for (const f of files) nameCount.set(path.basename(f), (nameCount.get(path.basename(f)) ?? 0) + 1);
+const displayName = (f) => (nameCount.get(path.basename(f)) === 1 ? path.basename(f) : path.relative(process.cwd(), f));
+
+const refNb = JSON.parse(fs.readFileSync(path.join(ROOT, "notebooks", `${HOMEWORK_NOTEBOOK}.ipynb`), "utf8"));
+const parts = referenceParts(refNb);
+const total = files.length;
+let done = 0;
+const progress = (line) => console.log(`[${++done}/${total}] ${line}`);
+
+// Each graded submission runs under a work name (unique, safe characters) in a folder that has the library beside it.
+const work = fs.mkdtempSync(path.join(os.tmpdir(), "l11-grade-"));
+fs.symlinkSync(path.join(ROOT, "build", "lib"), path.join(work, "lib"));
+const executedDir = path.join(work, "executed");
+const skipped = [];
+const queued = []; // { file, display, workName }
+const used = new Set();
+for (const file of files) {
+  const display = displayName(file);
+  const verdict = classifySubmission(display, fs.readFileSync(file, "utf8"), refNb);
+  if (!verdict.ok) {
+    skipped.push({ file: display, reason: verdict.reason });
+    progress(`${display}：跳过 — ${verdict.reason}`);
+    continue;
+  }
+  let base = path.basename(file).replace(/\.ipynb$/i, "").replace(/[^A-Za-z0-9_-]+/g, "_").slice(0, 60) || "submission";
+  let workName = base;
+  for (let k = 2; used.has(workName); k++) workName = `${base}-${k}`;
+  used.add(workName);
+  fs.writeFileSync(path.join(work, `${workName}.ipynb`), JSON.stringify(prepareSubmission(verdict.nb, refNb), null, 1));
+  queued.push({ file: display, workName });
+}
+
+const graded = [];
+function score(entry) {
+  const executedFile = path.join(executedDir, `${entry.workName}.ipynb`);
+  let result;
+  if (fs.existsSync(executedFile)) result = scoreExecuted(JSON.parse(fs.readFileSync(executedFile, "utf8")), parts, { timeoutSeconds });
+  else result = { ...scoreExecuted({ cells: [], metadata: { runner: { stopped: "did not start" } } }, parts, { timeoutSeconds }), notes: ["没有运行：执行器没有留下结果"] };
+  const g = { file: entry.file, ...result };
+  graded.push(g);
+  const count = (s) => g.rows.filter((r) => r.status === s).length;
+  const open = g.rows.filter((r) => r.kind === "open");
+  progress(
+    `${entry.file}：自动评分 ${g.total} / ${g.max} 分（✓ ${count("correct")} · ✗ ${count("wrong")} · ○ ${g.rows.filter((r) => r.kind === "checked" && r.status === "unanswered").length}；` +
+      `文字题已作答 ${open.filter((r) => r.status === "to-grade").length} / ${open.length}）${g.notes.length ? ` — ${g.notes.join("；")}` : ""}`,
+  );
+}
+
+async function runAll() {
+  if (queued.length === 0) return 0;
+  writeKernelSpec();
+  const byWorkName = new Map(queued.map((q) => [q.workName, q]));
+  const args = [
+    path.join(ROOT, "scripts", "run_notebooks.py"),
+    "--keep-going",
+    "--executed-dir",
+    executedDir,
+    "--timeout",
+    String(timeoutSeconds),
+    "--jobs",
+    String(jobs),
+    ...queued.map((q) => path.join(work, `${q.workName}.ipynb`)),
+  ];
+  const child = spawn(PYTHON, args, { cwd: ROOT, env: jupyterEnv(), stdio: ["ignore", "pipe", "pipe"] });
+  let log = "";
+  let pending = "";
+  const onLine = (line) => {
+    // "[3/30] alice: ok in 3.1 s …" or "[3/30] alice: FAILED after …": that submission's executed notebook is written.
+    const m = /^\[\d+\/\d+\] ([A-Za-z0-9_-]+): (ok in|FAILED after)/.exec(line);
+    const entry = m && byWorkName.get(m[1]);
+    if (entry) {
+      byWorkName.delete(m[1]);
+      score(entry);
+    }
+  };
+  child.stdout.on("data", (d) => {
+    log += d;
+    pending += d;
+    const lines = pending.split("\n");
+    pending = lines.pop();
+    lines.forEach(onLine);
+  });
+  child.stderr.on("data", (d) => (log += d));
+  const code = await new Promise((resolve) => child.on("close", resolve));
+  if (pending) onLine(pending);
+  for (const entry of byWorkName.values()) score(entry); // the runner gave up before reporting it
+  if (code !== 0 && code !== 1) console.error(`grade: the notebook runner exited with ${code}:\n${log.slice(-3000)}`);
+  return code;
+}
+
+const code = await runAll();
+const order = new Map(queued.map((q, i) => [q.file, i]));
+graded.sort((a, b) => order.get(a.file) - order.get(b.file));
+fs.mkdirSync(outDir, { recursive: true });
+fs.writeFileSync(path.join(outDir, "gradebook.csv"), gradebookCsv(graded, skipped));
+fs.writeFileSync(path.join(outDir, "gradebook.md"), gradebookMarkdown(graded, skipped, parts));
+if (values["keep-work"]) console.log(`grade: executed submissions kept in ${work}`);
+else fs.rmSync(work, { recursive: true, force: true });
+const seconds = ((Date.now() - started) / 1000).toFixed(1);
+const shownDir = (d) => (path.relative(process.cwd(), d).startsWith("..") ? d : path.relative(process.cwd(), d) || ".");
+console.log(`grade: ${graded.length} submission(s) graded, ${skipped.length} skipped, in ${seconds} s; gradebook in ${shownDir(outDir)}/gradebook.csv and gradebook.md`);
+process.exit(code === 0 || code === 1 ? 0 : 1);
