@@ -163,10 +163,9 @@ describe("the notebook runner leaves no kernel behind", () => {
     TIMEOUT_MS,
   );
 
-  // `npm run handouts -- --bogus`: handouts.mjs's own option parsing (the homework branch owns it) must refuse it
-  // with a usage line before it runs anything; the runner side holds above. PENDING until that branch is merged:
-  // then replace `pending(` by `it(`.
-  pending(
+  // `npm run handouts -- --bogus`: handouts.mjs's own option parsing must refuse it with a usage line before it runs
+  // anything; the runner side holds above.
+  it(
     "npm run handouts -- --bogus is refused with a usage line, starting no kernel",
     async () => {
       const mark = randomUUID();

@@ -37,7 +37,7 @@ export function resolvePolicy(policy: string, parameter = "policies"): Pick<Clus
   if (cfg !== undefined && cfg.router === "preble") return configurationOptions(policy);
   if (routerNames().includes(policy)) return { router: policy, routerOptions: {}, localPolicy: "fcfs" };
   if (cfg !== undefined) return configurationOptions(policy);
-  throw new ParameterError(parameter, `没有路由策略 ${JSON.stringify(policy)}；路由器有：${routerNames().join("、")}；配置有：${Object.keys(CLUSTER_CONFIGURATIONS).join("、")}`);
+  throw new ParameterError(parameter, `没有路由策略 ${JSON.stringify(policy)}；路由器有：${routerNames().map((n) => JSON.stringify(n)).join("、")}；配置有：${Object.keys(CLUSTER_CONFIGURATIONS).map((n) => JSON.stringify(n)).join("、")}`);
 }
 
 /** Every policy name of a list, checked before anything runs. */

@@ -3,11 +3,11 @@
 // scorer, each as released (the versions are named in lib/cluster/routers-production). This file: what the 06.x
 // demos share, and 06.1 (side by side). 06.0 (a hand-built scenario), 06.2 (a replica restart) and 06.3 (the SGLang
 // router's "death spiral") have files of their own.
-import { checkInteger, checkNonEmpty, checkNumber, ParameterError } from "../core/errors";
+import { checkEachOneOf, checkInteger, checkNumber, ParameterError } from "../core/errors";
 import { displayName } from "../core/glossary";
 import type { Row, Table } from "../core/table";
 import { CHARACTERS_PER_TOKEN, SGLANG_PYTHON_EVICTION_INTERVAL, SGLANG_ROUTER_DEFAULTS } from "../cluster/routers-production/sglang";
-import { generateWorkload } from "../cluster/workloads";
+import { generateWorkload, WORKLOAD_NAMES } from "../cluster/workloads";
 import { kvCapacityTokens } from "../hardware/step-model";
 import { SECTION2_GPU, SECTION2_MODEL } from "./cache-vs-balance";
 import { defineDemo, DemoContext } from "./registry";
@@ -62,7 +62,7 @@ export const productionRouters = defineDemo<SideBySideParams>({
   },
   describe: PARAM_DOCS,
   run(p, ctx: DemoContext) {
-    const workloads = checkNonEmpty("workloads", p.workloads) as string[];
+    const workloads = checkEachOneOf("workloads", p.workloads, WORKLOAD_NAMES as string[]);
     aligned("replicas", p.replicas, workloads.length);
     aligned("rates", p.rates, workloads.length);
     aligned("requestCounts", p.requestCounts, workloads.length);

@@ -50,7 +50,7 @@ export const stepModelPrefill = defineDemo({
   claims: [
     {
       id: "capacity",
-      says: "一块 A6000 上的 Mistral-7B，显存的 90% 减去权重后能放下约 21.9 万个 token 的 KV（练习 4(a)）",
+      says: "一块 A6000 上的 Mistral-7B，显存的 90% 减去权重后能放下约 21.9 万个 token 的 KV（练习 4）",
       lecture: "219,089 token",
       judge: (_t, p) => {
         needParam(p.model === "MISTRAL_7B" && p.gpu === "A6000" && p.tp === 1, "讲义的数字是 Mistral-7B / A6000、tp = 1 的，这组参数换了硬件");

@@ -36,7 +36,7 @@ const WARMUP = 0.2;
 function policyOptions(policy: string): Pick<ClusterOptions, "router" | "routerOptions" | "localPolicy"> {
   if (policy in CLUSTER_CONFIGURATIONS) return configurationOptions(policy);
   if (routerNames().includes(policy)) return { router: policy, routerOptions: {}, localPolicy: "fcfs" };
-  throw new ParameterError("policies", `没有路由器或配置 ${JSON.stringify(policy)}；可选：${[...replayPolicies(), ...Object.keys(CLUSTER_CONFIGURATIONS).filter((c) => !replayPolicies().includes(c))].join("、")}`);
+  throw new ParameterError("policies", `没有路由器或配置 ${JSON.stringify(policy)}；可选：${[...replayPolicies(), ...Object.keys(CLUSTER_CONFIGURATIONS).filter((c) => !replayPolicies().includes(c))].map((n) => JSON.stringify(n)).join("、")}`);
 }
 
 /** What the window asks of one replica: mean prefill seconds of a prompt from scratch, and its arrival rate. */
