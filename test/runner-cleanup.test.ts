@@ -14,8 +14,6 @@ import * as path from "path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { PYTHON, ROOT, RUNNER, ensureKernelSpec, runProcess } from "./support/processes";
 
-// A test whose subject lands with another branch: kept here with its body, reported as todo until the merge.
-const pending = (name: string, _fn: () => Promise<void>, _timeout?: number) => it.todo(name);
 const fixture = (name: string) => path.join(ROOT, "test", "fixtures", name);
 const TIMEOUT_MS = 3 * 60_000;
 
