@@ -9,6 +9,7 @@ import { GpuSpec, ModelSpec, resolveGpu, resolveModel } from "../hardware/specs"
 import { kvCapacityTokens, StepModel } from "../hardware/step-model";
 import { LocalPolicySpec, resolveLocalPolicy } from "./local-policy";
 import { RadixNode, RadixTree } from "./radix-tree";
+import { Timeline, TimelineOptions, TimelineRecorder, unionOf } from "./timeline";
 import { RequestRecord } from "./record";
 import { Replica } from "./replica";
 import { ClusterView, createRouter, EvictionNotice, Router, RouterSpec, StoreNotice } from "./routers";
@@ -55,6 +56,9 @@ export interface ClusterOptions {
   /** replica restarts (exercise 8): at `time` the replica's prefix cache is flushed — every cached prefix not
    * locked by a running request is evicted (eviction notices go out as usual); default none */
   restarts?: ReadonlyArray<{ replica: number; time: number }>;
+  /** sample the run every Δt of simulated time (lib/cluster/timeline.ts): `true` for the defaults or
+   * { interval, maxSamples, keys }; default off (no samples, no cost) */
+  timeline?: boolean | TimelineOptions;
 }
 
 export interface ClusterMetrics {
@@ -73,6 +77,11 @@ export interface ClusterMetrics {
   slowdown: number;
   /** cached prompt tokens / prompt tokens */
   hitRate: number;
+  /** prompt tokens in the chosen replica's cache at dispatch / prompt tokens (the router's decision instant) */
+  dispatchHitRate: number;
+  /** prompt tokens in the longest match over every replica's cache at dispatch / prompt tokens: what requests
+   * could hit if they could read any cache (the oracle; ≥ dispatchHitRate) */
+  oracleHitRate: number;
   /** Σ over replicas of cached tokens / distinct cached tokens, time-averaged over the samples */
   replication: number;
   /** distinct tokens cached in the cluster (sample mean) */
@@ -107,9 +116,15 @@ export interface ClusterResult {
   wallSeconds: number;
   warmupRule: string;
   overloadRule: string;
+  /** samples every Δt (ClusterOptions.timeline); null when off */
+  timeline: Timeline | null;
 }
 
+// Event items: ≥ 0 a replica's iteration ends; SAMPLE a replication snapshot; TIMELINE a timeline sample;
+// ≤ NOTICE a delayed notice or a restart, notices[NOTICE − item].
 const SAMPLE = -1;
+const TIMELINE = -2;
+const NOTICE = -3;
 
 class View implements ClusterView {
   now = 0;
@@ -160,56 +175,6 @@ class View implements ClusterView {
   }
 }
 
-/** Distinct tokens and fully cached key segments over the union of several caches (walks them together;
- * a subtree present in one cache only is summed directly). */
-function unionOf(trees: RadixTree[], keySegments: Set<number>): { distinct: number; keys: number } {
-  let distinct = 0;
-  const keys = new Set<number>();
-  const stack: RadixNode[] = [];
-  const pushChild = (c: RadixNode): void => {
-    stack.push(c);
-  };
-  const single = (start: RadixNode): void => {
-    stack.push(start);
-    while (stack.length > 0) {
-      const n = stack.pop() as RadixNode;
-      distinct += n.held;
-      if (n.held === n.tokens && keySegments.has(n.segment)) keys.add(n.segment);
-      n.forEachChild(pushChild);
-    }
-  };
-  const visit = (nodes: RadixNode[]): void => {
-    let held = 0;
-    let full = false;
-    for (let i = 0; i < nodes.length; i++) {
-      const n = nodes[i];
-      if (n.held > held) held = n.held;
-      if (n.held === n.tokens) full = true;
-    }
-    distinct += held;
-    if (full && keySegments.has(nodes[0].segment)) keys.add(nodes[0].segment);
-    for (let j = 0; j < nodes.length; j++) {
-      nodes[j].forEachChild((c) => {
-        const id = c.segment;
-        let seenBefore = false;
-        for (let i = 0; i < j && !seenBefore; i++) {
-          seenBefore = nodes[i].child(id) !== undefined;
-        }
-        if (seenBefore) return;
-        let group: RadixNode[] | null = null;
-        for (let k = j + 1; k < nodes.length; k++) {
-          const o = nodes[k].child(id);
-          if (o !== undefined) (group ??= [c]).push(o);
-        }
-        if (group === null) single(c);
-        else visit(group);
-      });
-    }
-  };
-  visit(trees.map((t) => t.root));
-  return { distinct, keys: keys.size };
-}
-
 export function simulateCluster(options: ClusterOptions): ClusterResult {
   const wallStart = Date.now();
   const replicasCount = checkInteger("replicas", options.replicas, { min: 1 });
@@ -255,7 +220,7 @@ export function simulateCluster(options: ClusterOptions): ClusterResult {
   const router: Router = createRouter(options.router, { replicas: replicasCount, rng: rng(seed).fork("router"), step, kvCapacity: capacity }, options.routerOptions ?? {});
 
   const events = new EventQueue<number>();
-  // Delayed notices live in a side array; their event item is −2 − index.
+  // Delayed notices live in a side array; their event item is NOTICE − index.
   const notices: Array<{ kind: "evict"; notice: EvictionNotice } | { kind: "store"; notice: StoreNotice } | { kind: "restart"; replica: number }> = [];
   const deliver = (n: (typeof notices)[number]): void => {
     if (n.kind === "evict") router.onEvict?.(n.notice, view);
@@ -266,7 +231,7 @@ export function simulateCluster(options: ClusterOptions): ClusterResult {
     if (delay === 0) deliver(n);
     else {
       notices.push(n);
-      events.push(time + delay, -2 - (notices.length - 1));
+      events.push(time + delay, NOTICE - (notices.length - 1));
     }
   };
 
@@ -305,7 +270,7 @@ export function simulateCluster(options: ClusterOptions): ClusterResult {
     checkInteger("restarts[].replica", r.replica, { min: 0, max: replicasCount - 1 });
     checkNumber("restarts[].time", r.time, { min: 0 });
     notices.push({ kind: "restart", replica: r.replica });
-    events.push(r.time, -2 - (notices.length - 1));
+    events.push(r.time, NOTICE - (notices.length - 1));
   }
 
   // Replication snapshots, evenly spaced from the first measured arrival to the last arrival.
@@ -317,6 +282,16 @@ export function simulateCluster(options: ClusterOptions): ClusterResult {
   let sumKeys = 0;
   let sampleCount = 0;
   const trees = engines.map((e) => e.cache);
+
+  // The timeline (off by default): its samples ride on the event queue, one scheduled at a time.
+  const timeline = options.timeline ? new TimelineRecorder(options.timeline, requests, replicasCount, capacity) : null;
+  const timelineSource = {
+    outstanding: (i: number) => view.outstandingReq[i],
+    queued: (i: number) => engines[i].waiting.length,
+    kvUsed: (i: number) => engines[i].kvUsedTokens,
+    cache: (i: number) => engines[i].cache,
+  };
+  if (timeline) events.push(timeline.timeOf(0), TIMELINE);
 
   let next = 0;
   while (next < n || events.size > 0) {
@@ -340,7 +315,14 @@ export function simulateCluster(options: ClusterOptions): ClusterResult {
         sumDistinct += u.distinct;
         sumKeys += u.keys;
         sampleCount++;
-      } else deliver(notices[-2 - item]);
+      } else if (item === TIMELINE) {
+        const tl = timeline as TimelineRecorder;
+        tl.sample(now, timelineSource);
+        if (next < n || events.size > 0) {
+          if (tl.full) tl.truncated = true;
+          else events.push(tl.timeOf(tl.count), TIMELINE);
+        }
+      } else deliver(notices[NOTICE - item]);
       continue;
     }
     // An arrival: route, record, enqueue, wake the replica if idle.
@@ -354,6 +336,12 @@ export function simulateCluster(options: ClusterOptions): ClusterResult {
     rec.measured = next >= warmupCount;
     rec.viewMatchAtDispatch = view.viewMatch(req, target);
     rec.cachedAtDispatch = Math.min(view.cachedMatch(req, target), req.promptTokens - 1);
+    let anywhere = 0;
+    for (let i = 0; i < replicasCount; i++) {
+      const m = engines[i].cache.matchTokens(req.segments);
+      if (m > anywhere) anywhere = m;
+    }
+    rec.clusterCachedAtDispatch = Math.min(anywhere, req.promptTokens - 1);
     records[next] = rec;
     view.history.push(rec);
     view.outstandingReq[target]++;
@@ -418,6 +406,7 @@ export function simulateCluster(options: ClusterOptions): ClusterResult {
     wallSeconds: (Date.now() - wallStart) / 1000,
     warmupRule: `${warmupDescription(warmup, samples)} (here the first ${warmupCount} of ${n})`,
     overloadRule: OVERLOAD_RULE,
+    timeline: timeline ? timeline.build(records) : null,
   };
 }
 
@@ -452,10 +441,14 @@ function computeMetrics(records: RequestRecord[], replicas: number, warmupCount:
   const tpot = measured.map((r) => r.tpot).filter((x) => Number.isFinite(x));
   let prompt = 0;
   let cached = 0;
+  let atDispatch = 0;
+  let anywhere = 0;
   const perReplica = new Array(replicas).fill(0);
   for (const r of measured) {
     prompt += r.promptTokens;
     cached += r.cachedTokens;
+    atDispatch += r.cachedAtDispatch;
+    anywhere += r.clusterCachedAtDispatch;
     perReplica[r.replica]++;
   }
   const q = Math.floor(m / 4);
@@ -478,6 +471,8 @@ function computeMetrics(records: RequestRecord[], replicas: number, warmupCount:
     meanAloneLatency: alone,
     slowdown: mean(latency) / alone,
     hitRate: prompt > 0 ? cached / prompt : 0,
+    dispatchHitRate: prompt > 0 ? atDispatch / prompt : 0,
+    oracleHitRate: prompt > 0 ? anywhere / prompt : 0,
     replication: NaN,
     distinctCachedTokens: NaN,
     distinctCachedKeys: NaN,
