@@ -1,5 +1,6 @@
 // Chart builders from a Table: axis titles come from the columns' labels and units.
-import type { Column, Table } from "../core/table";
+import type { Cell, Column, Row, Table } from "../core/table";
+import { rowsWhere } from "../core/table";
 import { displayName } from "../core/glossary";
 import { headerText } from "./table";
 import type { Figure } from "./plot";
@@ -43,6 +44,28 @@ export interface ChartOptions {
   logY?: boolean;
   xTitle?: string;
   yTitle?: string;
+  /** only the rows matching these cells (e.g. { workload: "longDocQA" }) */
+  where?: Record<string, Cell>;
+  /** error bars from two row keys holding the low and high ends (e.g. a seed range: hitRateMin, hitRateMax) */
+  errorY?: { low: string; high: string };
+}
+
+/** The table restricted to the rows a chart asked for. */
+function selected(table: Table, o: { where?: Record<string, Cell> }): Table {
+  return o.where ? { ...table, rows: rowsWhere(table, o.where) } : table;
+}
+
+/** Plotly error bars (asymmetric) for a group's rows, from the rows' low / high keys. */
+function errorBars(rows: Row[], o: ChartOptions): Record<string, unknown> | undefined {
+  if (!o.errorY) return undefined;
+  const { low, high } = o.errorY;
+  const num = (v: Cell) => (typeof v === "number" && Number.isFinite(v) ? v : 0);
+  return {
+    type: "data",
+    symmetric: false,
+    array: rows.map((r) => Math.max(0, num(r[high]) - num(r[o.y]))),
+    arrayminus: rows.map((r) => Math.max(0, num(r[o.y]) - num(r[low]))),
+  };
 }
 
 /** A log axis labels every decade with its value (1, 10, 100 …), not Plotly's leading digits ("2" for 20). */
@@ -60,13 +83,15 @@ function axes(table: Table, o: ChartOptions): Figure["layout"] {
 }
 
 /** Grouped bars: x categories, one bar colour per group. */
-export function bars(table: Table, o: ChartOptions): Figure {
+export function bars(all: Table, o: ChartOptions): Figure {
+  const table = selected(all, o);
   return {
     data: groups(table, o.group).map((g) => ({
       type: "bar",
       name: g.name,
       x: g.rows.map((r) => label(table, o.x, r[o.x])),
       y: g.rows.map((r) => r[o.y]),
+      ...(o.errorY ? { error_y: errorBars(g.rows, o) } : {}),
     })),
     // Bars stand on categories even when they look numeric (replicas 2, 4, 8 must not leave gaps at 3, 5, 6, 7).
     layout: (() => {
@@ -77,7 +102,8 @@ export function bars(table: Table, o: ChartOptions): Figure {
 }
 
 /** Lines with markers: one line per group. */
-export function lines(table: Table, o: ChartOptions): Figure {
+export function lines(all: Table, o: ChartOptions): Figure {
+  const table = selected(all, o);
   return {
     data: groups(table, o.group).map((g) => ({
       type: "scatter",
@@ -85,6 +111,7 @@ export function lines(table: Table, o: ChartOptions): Figure {
       name: g.name,
       x: g.rows.map((r) => r[o.x]),
       y: g.rows.map((r) => r[o.y]),
+      ...(o.errorY ? { error_y: errorBars(g.rows, o) } : {}),
     })),
     layout: axes(table, o),
   };
@@ -106,5 +133,61 @@ export function heatmap(options: { z: number[][]; x: string[]; y: string[]; titl
       },
     ],
     layout: { title: options.title, xaxis: { title: options.xTitle, type: "category" }, yaxis: { title: options.yTitle, type: "category" } },
+  };
+}
+
+/** A heatmap of a long-format table: one cell per (x, y) pair of the rows, coloured by z (the first row wins when
+ * several share a pair). Axis titles default to the columns' headers; categories keep the rows' order (numbers
+ * sorted), so ranks and replicas read in order. */
+export function heatmapOf(all: Table, o: { x: string; y: string; z: string; where?: Record<string, Cell>; title?: string; xTitle?: string; yTitle?: string; zTitle?: string; text?: boolean; zmin?: number; zmax?: number }): Figure {
+  const table = selected(all, o);
+  const order = (key: string): Cell[] => {
+    const seen: Cell[] = [];
+    for (const r of table.rows) if (!seen.includes(r[key])) seen.push(r[key]);
+    return seen.every((v) => typeof v === "number") ? [...seen].sort((a, b) => (a as number) - (b as number)) : seen;
+  };
+  const xs = order(o.x);
+  const ys = order(o.y);
+  const z: Array<Array<number | null>> = ys.map(() => xs.map(() => null));
+  for (const r of table.rows) {
+    const i = ys.indexOf(r[o.y]);
+    const j = xs.indexOf(r[o.x]);
+    const v = r[o.z];
+    if (z[i][j] === null && typeof v === "number" && Number.isFinite(v)) z[i][j] = v;
+  }
+  const zc = column(table, o.z);
+  return {
+    data: [
+      {
+        type: "heatmap",
+        z,
+        x: xs.map((v) => label(table, o.x, v)),
+        y: ys.map((v) => label(table, o.y, v)),
+        colorscale: "Viridis",
+        zmin: o.zmin,
+        zmax: o.zmax,
+        colorbar: { title: { text: o.zTitle ?? headerText(zc) } },
+        ...(o.text ? { text: z.map((row) => row.map((v) => (v === null ? "" : v.toFixed(2)))), texttemplate: "%{text}" } : {}),
+      },
+    ],
+    layout: {
+      title: o.title ?? table.title,
+      xaxis: { title: o.xTitle ?? headerText(column(table, o.x)), type: "category" },
+      yaxis: { title: o.yTitle ?? headerText(column(table, o.y)), type: "category", autorange: "reversed" },
+    },
+  };
+}
+
+/** Several columns of a table as one long-format table (a row per original row and column: the original cells,
+ * "measure" = the column's header, "value" = its cell), so that bars / lines draw them side by side. */
+export function melt(all: Table, keys: readonly string[], o: { where?: Record<string, Cell>; label?: string } = {}): Table {
+  const table = selected(all, o);
+  const cols = keys.map((k) => column(table, k));
+  const rest = table.columns.filter((c) => !keys.includes(c.key));
+  return {
+    ...table,
+    columns: [...rest, { key: "measure", label: o.label ?? "指标", format: "text" }, { key: "value", label: "数值", format: cols[0]?.format }],
+    rows: table.rows.flatMap((r) => cols.map((c) => ({ ...r, measure: headerText(c), value: r[c.key] }))),
+    claims: undefined,
   };
 }
