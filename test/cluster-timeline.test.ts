@@ -14,9 +14,9 @@ const RUNS: Array<{ workload: string; rate: number; requestCount: number; replic
   { workload: "videoQA", rate: 3, requestCount: 600, replicas: 3, router: "powerOfTwo" },
 ];
 
-function run(r: (typeof RUNS)[number], timeline: boolean | Record<string, unknown>): ClusterResult {
+function run(r: (typeof RUNS)[number], timeline: boolean | Record<string, unknown>, oracle?: boolean): ClusterResult {
   const w = generateWorkload(r.workload, { rate: r.rate, seed: 5, requestCount: r.requestCount });
-  return simulateCluster({ workload: w, replicas: r.replicas, router: r.router, seed: 5, timeline, check: true });
+  return simulateCluster({ workload: w, replicas: r.replicas, router: r.router, seed: 5, timeline, oracle, check: true });
 }
 
 const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
@@ -28,7 +28,10 @@ describe("timeline: off by default, and it does not change the run", () => {
       const on = run(r, true);
       expect(off.timeline).toBeNull();
       expect(on.timeline).not.toBeNull();
-      expect(on.metrics).toEqual(off.metrics);
+      // the oracle comes with the timeline (or on its own); nothing else changes
+      expect(off.metrics.oracleHitRate).toBeNaN();
+      expect(on.metrics).toEqual(run(r, false, true).metrics);
+      expect({ ...on.metrics, oracleHitRate: NaN }).toEqual(off.metrics);
       expect(on.records.map((x) => [x.replica, x.finish, x.cachedTokens])).toEqual(off.records.map((x) => [x.replica, x.finish, x.cachedTokens]));
     });
   }

@@ -25,7 +25,7 @@ export interface ClusterMetrics {
   /** prompt tokens in the chosen replica's cache at dispatch / prompt tokens (the router's decision instant) */
   dispatchHitRate: number;
   /** prompt tokens in the longest match over every replica's cache at dispatch / prompt tokens: what requests
-   * could hit if they could read any cache (the oracle; ≥ dispatchHitRate) */
+   * could hit if they could read any cache (the oracle; ≥ dispatchHitRate); NaN unless ClusterOptions.oracle */
   oracleHitRate: number;
   /** Σ over replicas of cached tokens / distinct cached tokens, time-averaged over the samples */
   replication: number;

@@ -42,7 +42,7 @@ export const workloadsIn = (t: Table): string[] => [...new Set(t.rows.map((r) =>
 
 /** One cluster run in the §2 setting. */
 export function runSection2(w: Workload, replicas: number, router: RouterSpec, seed: number, extra: Record<string, unknown> = {}): ClusterResult {
-  return simulateCluster({ workload: w, replicas, router, seed, model: SECTION2_MODEL, gpu: SECTION2_GPU, ...extra });
+  return simulateCluster({ workload: w, replicas, router, seed, model: SECTION2_MODEL, gpu: SECTION2_GPU, oracle: true, ...extra });
 }
 
 // ---- parameters ----
