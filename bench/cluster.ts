@@ -1,7 +1,8 @@
 // Bench for §2 (代码 02): how fast the cluster simulator runs on this machine.
 // Usage: npx tsx bench/cluster.ts [--json]   (plain figures, or { "sim-throughput": { metric: { value, unit } } })
 // Simulated requests per wall-clock second and engine iterations per second, for long-document QA on 4 replicas
-// and tool calling on 8 (the hot-spot setting of 02.4), plus the CPU time of each 代码 02 demo at full size.
+// and tool calling on 8 (the hot-spot setting of 02.4), what the timeline costs when on, plus the CPU time of each
+// 代码 02 demo at full size.
 import * as os from "os";
 import { simulateCluster } from "../lib/cluster/simulate";
 import { generateWorkload } from "../lib/cluster/workloads";
@@ -39,10 +40,31 @@ function throughput(workload: string, rate: number, replicas: number, requestCou
   return { requestsPerSecond: requestCount / best.wall, iterationsPerSecond: best.iterations / best.wall, cpuRequestsPerSecond: requestCount / best.cpu };
 }
 
+/** What the timeline (and its oracle) costs: the least CPU time of `repeats` runs with it off and on, alternating
+ * which goes first (CPU time and alternation keep a busy machine's noise out of the ratio). */
+function timelineCost(workload: string, rate: number, replicas: number, requestCount: number, router: string, repeats = 9): number {
+  const w = generateWorkload(workload, { rate, seed: "bench", requestCount });
+  const run = (timeline: boolean) => simulateCluster({ workload: w, replicas, router, seed: "bench", timeline });
+  run(false);
+  run(true);
+  let off = Infinity;
+  let on = Infinity;
+  for (let i = 0; i < repeats; i++) {
+    for (const timeline of i % 2 === 0 ? [false, true] : [true, false]) {
+      const cpu = timed(() => run(timeline)).cpu;
+      if (timeline) on = Math.min(on, cpu);
+      else off = Math.min(off, cpu);
+    }
+  }
+  return on / off - 1;
+}
+
 export function benchCluster(): { "sim-throughput": Record<string, Metric> } {
   const longDoc = throughput("longDocQA", 1, 4, 2000, "roundRobin");
   const longDocAffinity = throughput("longDocQA", 1, 4, 2000, "thresholdAffinity");
   const tools = throughput("toolCallingHotSpot", 70, 8, 8000, "cacheAwareGuarded");
+  const timelineLongDoc = timelineCost("longDocQA", 1, 4, 2000, "roundRobin");
+  const timelineTools = timelineCost("toolCallingHotSpot", 70, 8, 8000, "cacheAwareGuarded");
   const demos: Record<string, Metric> = {};
   for (const id of ["02.1", "02.2", "02.3", "02.4"]) {
     const t = timed(() => runDemo(id));
@@ -56,6 +78,8 @@ export function benchCluster(): { "sim-throughput": Record<string, Metric> } {
       toolCallingRequestsPerSecond: { value: round(tools.requestsPerSecond), unit: "simulated requests per wall-second (tool calling with a hot tool, 8 replicas, cacheAwareGuarded, 70 req/s)" },
       toolCallingIterationsPerSecond: { value: round(tools.iterationsPerSecond), unit: "engine iterations per wall-second (same run)" },
       toolCallingCpuRequestsPerSecond: { value: round(tools.cpuRequestsPerSecond), unit: "simulated requests per CPU-second (same run)" },
+      timelineOverheadLongDoc: { value: round(timelineLongDoc * 100, 2), unit: "% slower with the timeline on (every Δt = last arrival / 100, key portions, oracle; least CPU time of 9, alternating): long documents, 4 replicas, round robin" },
+      timelineOverheadToolCalling: { value: round(timelineTools * 100, 2), unit: "% slower with the timeline on (same method): tool calling with a hot tool, 8 replicas, cacheAwareGuarded" },
       ...demos,
     },
   };

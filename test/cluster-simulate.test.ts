@@ -266,11 +266,11 @@ describe("bad input throws a clear error", () => {
 
   it("a router returning a bad replica index is reported", () => {
     const bad: Router = { name: "bad", route: () => 7 };
-    expect(() => simulateCluster({ ...base, router: bad })).toThrow(/bad returned replica 7/);
+    expect(() => simulateCluster({ ...base, router: bad })).toThrow(/路由器 bad 给请求 0 返回了副本 7/);
   });
 
   it("a prompt larger than a replica's KV capacity is rejected up front", () => {
-    expect(() => simulateCluster({ ...base, memFraction: 0.4 })).toThrow(/capacity/);
+    expect(() => simulateCluster({ ...base, memFraction: 0.4 })).toThrow(/超过一个副本的容量/);
   });
 
   it("the registry knows every router of the lecture", () => {

@@ -6,6 +6,7 @@ export * from "./local-policy";
 export * from "./replica";
 export * from "./routers";
 export * from "./simulate";
+export * from "./timeline";
 export * from "./preble";
 export * from "./preble-local";
 export * from "./preble-configs";

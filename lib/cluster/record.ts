@@ -20,6 +20,9 @@ export class RequestRecord {
   viewMatchAtDispatch = 0;
   /** true cache match on the chosen replica at dispatch (for Dynamo-like prefill estimates) */
   cachedAtDispatch = 0;
+  /** longest match over every replica's cache at dispatch (what an oracle router could hit), ≥ cachedAtDispatch;
+   * 0 unless the run was asked for it (ClusterOptions.oracle or timeline) */
+  clusterCachedAtDispatch = 0;
   /** included in the metrics (arrived after the warm-up) */
   measured = true;
 

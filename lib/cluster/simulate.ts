@@ -1,18 +1,23 @@
 // The cluster simulation (§2): arrivals → router → replicas, driven by one event queue (arrivals, replica
-// iteration ends, replication samples, delayed cache notices). Returns per-request records and metrics.
+// iteration ends, replication samples, timeline samples, delayed cache notices). Returns per-request records,
+// metrics (metrics.ts) and, when asked, a timeline (timeline.ts).
 // Each call is self-contained (no shared mutable state), so independent runs can go to worker threads.
 import { checkInteger, checkNumber, ParameterError } from "../core/errors";
 import { EventQueue } from "../core/heap";
 import { rng } from "../core/rng";
-import { mean, quantile } from "../core/stats";
 import { GpuSpec, ModelSpec, resolveGpu, resolveModel } from "../hardware/specs";
 import { kvCapacityTokens, StepModel } from "../hardware/step-model";
 import { LocalPolicySpec, resolveLocalPolicy } from "./local-policy";
 import { RadixNode, RadixTree } from "./radix-tree";
+import { ClusterMetrics, computeMetrics, OVERLOAD_RULE as OVERLOAD_RULE_TEXT, warmupDescription } from "./metrics";
 import { RequestRecord } from "./record";
 import { Replica } from "./replica";
 import { ClusterView, createRouter, EvictionNotice, Router, RouterSpec, StoreNotice } from "./routers";
+import { Timeline, TimelineOptions, TimelineRecorder, unionOf } from "./timeline";
 import { ClusterRequest, generateWorkload, Workload } from "./workloads";
+
+export { aloneLatency, OVERLOAD_RULE, warmupDescription } from "./metrics";
+export type { ClusterMetrics } from "./metrics";
 
 export interface ClusterOptions {
   /** a workload name (generated with rate, seed, requestCount | horizon) or a generated Workload */
@@ -55,41 +60,13 @@ export interface ClusterOptions {
   /** replica restarts (exercise 8): at `time` the replica's prefix cache is flushed — every cached prefix not
    * locked by a running request is evicted (eviction notices go out as usual); default none */
   restarts?: ReadonlyArray<{ replica: number; time: number }>;
-}
-
-export interface ClusterMetrics {
-  /** requests in the metrics (after the warm-up) */
-  requests: number;
-  meanLatency: number;
-  p50Latency: number;
-  p99Latency: number;
-  meanTTFT: number;
-  p99TTFT: number;
-  meanTPOT: number;
-  meanQueueing: number;
-  /** mean latency each request would have alone on an idle replica with the same cached prefix */
-  meanAloneLatency: number;
-  /** meanLatency / meanAloneLatency: how much queueing and batching stretch requests (a load measure) */
-  slowdown: number;
-  /** cached prompt tokens / prompt tokens */
-  hitRate: number;
-  /** Σ over replicas of cached tokens / distinct cached tokens, time-averaged over the samples */
-  replication: number;
-  /** distinct tokens cached in the cluster (sample mean) */
-  distinctCachedTokens: number;
-  /** distinct key portions (documents, tools, videos…) fully cached somewhere (sample mean) */
-  distinctCachedKeys: number;
-  requestsPerReplica: number[];
-  /** largest fraction of the requests on one replica */
-  maxShare: number;
-  /** busy time / makespan per replica */
-  utilization: number[];
-  /** mean latency of the last quarter of measured arrivals ÷ the second quarter */
-  latencyTrend: number;
-  /** outstanding requests averaged over the last 10% of arrivals ÷ over the 40–50% window */
-  backlogTrend: number;
-  /** queues grew without bound (see overloadRule) */
-  overloaded: boolean;
+  /** sample the run every Δt of simulated time (lib/cluster/timeline.ts): `true` for the defaults or
+   * { interval, maxSamples, keys }; default off (no samples, no cost) */
+  timeline?: boolean | TimelineOptions;
+  /** also find, at each dispatch, the longest match over every replica's cache (RequestRecord.clusterCachedAtDispatch,
+   * ClusterMetrics.oracleHitRate: what a request could hit if it could read any cache); on with the timeline;
+   * default off (it costs a cache lookup per replica per request, ≈ 1–4% of a run) */
+  oracle?: boolean;
 }
 
 export interface ClusterResult {
@@ -107,9 +84,15 @@ export interface ClusterResult {
   wallSeconds: number;
   warmupRule: string;
   overloadRule: string;
+  /** samples every Δt (ClusterOptions.timeline); null when off */
+  timeline: Timeline | null;
 }
 
+// Event items: ≥ 0 a replica's iteration ends; SAMPLE a replication snapshot; TIMELINE a timeline sample;
+// ≤ NOTICE a delayed notice or a restart, notices[NOTICE − item].
 const SAMPLE = -1;
+const TIMELINE = -2;
+const NOTICE = -3;
 
 class View implements ClusterView {
   now = 0;
@@ -160,56 +143,6 @@ class View implements ClusterView {
   }
 }
 
-/** Distinct tokens and fully cached key segments over the union of several caches (walks them together;
- * a subtree present in one cache only is summed directly). */
-function unionOf(trees: RadixTree[], keySegments: Set<number>): { distinct: number; keys: number } {
-  let distinct = 0;
-  const keys = new Set<number>();
-  const stack: RadixNode[] = [];
-  const pushChild = (c: RadixNode): void => {
-    stack.push(c);
-  };
-  const single = (start: RadixNode): void => {
-    stack.push(start);
-    while (stack.length > 0) {
-      const n = stack.pop() as RadixNode;
-      distinct += n.held;
-      if (n.held === n.tokens && keySegments.has(n.segment)) keys.add(n.segment);
-      n.forEachChild(pushChild);
-    }
-  };
-  const visit = (nodes: RadixNode[]): void => {
-    let held = 0;
-    let full = false;
-    for (let i = 0; i < nodes.length; i++) {
-      const n = nodes[i];
-      if (n.held > held) held = n.held;
-      if (n.held === n.tokens) full = true;
-    }
-    distinct += held;
-    if (full && keySegments.has(nodes[0].segment)) keys.add(nodes[0].segment);
-    for (let j = 0; j < nodes.length; j++) {
-      nodes[j].forEachChild((c) => {
-        const id = c.segment;
-        let seenBefore = false;
-        for (let i = 0; i < j && !seenBefore; i++) {
-          seenBefore = nodes[i].child(id) !== undefined;
-        }
-        if (seenBefore) return;
-        let group: RadixNode[] | null = null;
-        for (let k = j + 1; k < nodes.length; k++) {
-          const o = nodes[k].child(id);
-          if (o !== undefined) (group ??= [c]).push(o);
-        }
-        if (group === null) single(c);
-        else visit(group);
-      });
-    }
-  };
-  visit(trees.map((t) => t.root));
-  return { distinct, keys: keys.size };
-}
-
 export function simulateCluster(options: ClusterOptions): ClusterResult {
   const wallStart = Date.now();
   const replicasCount = checkInteger("replicas", options.replicas, { min: 1 });
@@ -223,6 +156,7 @@ export function simulateCluster(options: ClusterOptions): ClusterResult {
   const delay = checkNumber("notificationDelay", options.notificationDelay ?? 0, { min: 0 });
   const samples = checkInteger("replicationSamples", options.replicationSamples ?? 20, { min: 0 });
   const check = options.check ?? false;
+  const oracle = options.oracle ?? Boolean(options.timeline);
 
   // Requests: given, or generated from a workload.
   let workload: Workload | null = null;
@@ -231,22 +165,22 @@ export function simulateCluster(options: ClusterOptions): ClusterResult {
     requests = options.requests;
     if (options.rate !== undefined) checkNumber("rate", options.rate, { above: 0 });
   } else {
-    if (options.workload === undefined) throw new ParameterError("workload", "give a workload name, a Workload, or requests");
+    if (options.workload === undefined) throw new ParameterError("workload", "应给出负载的名字、一个 Workload，或者 requests");
     if (typeof options.workload === "string") {
-      if (options.rate === undefined) throw new ParameterError("rate", "is required with a workload name (requests per second > 0)");
+      if (options.rate === undefined) throw new ParameterError("rate", "给负载名字时必须给出请求率（请求/秒，> 0）");
       checkNumber("rate", options.rate, { above: 0 });
       workload = generateWorkload(options.workload, { rate: options.rate, seed, requestCount: options.requestCount ?? (options.horizon === undefined ? 1000 : undefined), horizon: options.horizon, overrides: options.workloadOverrides });
     } else workload = options.workload;
     requests = workload.requests;
   }
-  if (requests.length === 0) throw new ParameterError("requests", "must not be empty");
+  if (requests.length === 0) throw new ParameterError("requests", "不能为空");
   const keySegments = workload ? workload.keySegments : new Set(requests.map((r) => r.keySegment));
 
   const step = new StepModel(model, gpu);
   const capacity = kvCapacityTokens(model, gpu, memFraction);
   for (const r of requests) {
-    if (r.promptTokens + r.outputTokens > capacity) throw new ParameterError("requests", `request ${r.id} needs ${r.promptTokens + r.outputTokens} KV tokens, more than a replica's capacity ${capacity}`);
-    if (r.promptTokens < 1 || r.outputTokens < 1) throw new ParameterError("requests", `request ${r.id} needs ≥ 1 prompt and ≥ 1 output token`);
+    if (r.promptTokens + r.outputTokens > capacity) throw new ParameterError("requests", `请求 ${r.id} 要 ${r.promptTokens + r.outputTokens} 个 token 的 KV，超过一个副本的容量 ${capacity}`);
+    if (r.promptTokens < 1 || r.outputTokens < 1) throw new ParameterError("requests", `请求 ${r.id} 的提示和输出都应至少 1 个 token`);
   }
   const localPolicy = resolveLocalPolicy(options.localPolicy ?? "fcfs");
   const engines: Replica[] = [];
@@ -255,7 +189,7 @@ export function simulateCluster(options: ClusterOptions): ClusterResult {
   const router: Router = createRouter(options.router, { replicas: replicasCount, rng: rng(seed).fork("router"), step, kvCapacity: capacity }, options.routerOptions ?? {});
 
   const events = new EventQueue<number>();
-  // Delayed notices live in a side array; their event item is −2 − index.
+  // Delayed notices live in a side array; their event item is NOTICE − index.
   const notices: Array<{ kind: "evict"; notice: EvictionNotice } | { kind: "store"; notice: StoreNotice } | { kind: "restart"; replica: number }> = [];
   const deliver = (n: (typeof notices)[number]): void => {
     if (n.kind === "evict") router.onEvict?.(n.notice, view);
@@ -266,7 +200,7 @@ export function simulateCluster(options: ClusterOptions): ClusterResult {
     if (delay === 0) deliver(n);
     else {
       notices.push(n);
-      events.push(time + delay, -2 - (notices.length - 1));
+      events.push(time + delay, NOTICE - (notices.length - 1));
     }
   };
 
@@ -305,7 +239,7 @@ export function simulateCluster(options: ClusterOptions): ClusterResult {
     checkInteger("restarts[].replica", r.replica, { min: 0, max: replicasCount - 1 });
     checkNumber("restarts[].time", r.time, { min: 0 });
     notices.push({ kind: "restart", replica: r.replica });
-    events.push(r.time, -2 - (notices.length - 1));
+    events.push(r.time, NOTICE - (notices.length - 1));
   }
 
   // Replication snapshots, evenly spaced from the first measured arrival to the last arrival.
@@ -317,6 +251,16 @@ export function simulateCluster(options: ClusterOptions): ClusterResult {
   let sumKeys = 0;
   let sampleCount = 0;
   const trees = engines.map((e) => e.cache);
+
+  // The timeline (off by default): its samples ride on the event queue, one scheduled at a time.
+  const timeline = options.timeline ? new TimelineRecorder(options.timeline, requests, replicasCount, capacity) : null;
+  const timelineSource = {
+    outstanding: (i: number) => view.outstandingReq[i],
+    queued: (i: number) => engines[i].waiting.length,
+    kvUsed: (i: number) => engines[i].kvUsedTokens,
+    cache: (i: number) => engines[i].cache,
+  };
+  if (timeline) events.push(timeline.timeOf(0), TIMELINE);
 
   let next = 0;
   while (next < n || events.size > 0) {
@@ -340,7 +284,14 @@ export function simulateCluster(options: ClusterOptions): ClusterResult {
         sumDistinct += u.distinct;
         sumKeys += u.keys;
         sampleCount++;
-      } else deliver(notices[-2 - item]);
+      } else if (item === TIMELINE) {
+        const tl = timeline as TimelineRecorder;
+        tl.sample(now, timelineSource);
+        if (next < n || events.size > 0) {
+          if (tl.full) tl.truncated = true;
+          else events.push(tl.timeOf(tl.count), TIMELINE);
+        }
+      } else deliver(notices[NOTICE - item]);
       continue;
     }
     // An arrival: route, record, enqueue, wake the replica if idle.
@@ -348,12 +299,20 @@ export function simulateCluster(options: ClusterOptions): ClusterResult {
     const now = req.arrival;
     view.now = now;
     const target = router.route(req, view);
-    if (!(Number.isInteger(target) && target >= 0 && target < replicasCount)) throw new Error(`router ${router.name} returned replica ${target} for request ${req.id}; expected an integer in [0, ${replicasCount - 1}]`);
+    if (!(Number.isInteger(target) && target >= 0 && target < replicasCount)) throw new Error(`路由器 ${router.name} 给请求 ${req.id} 返回了副本 ${target}；应为 0 到 ${replicasCount - 1} 的整数`);
     const rec = new RequestRecord(req, now);
     rec.replica = target;
     rec.measured = next >= warmupCount;
     rec.viewMatchAtDispatch = view.viewMatch(req, target);
     rec.cachedAtDispatch = Math.min(view.cachedMatch(req, target), req.promptTokens - 1);
+    if (oracle) {
+      let anywhere = 0;
+      for (let i = 0; i < replicasCount; i++) {
+        const m = engines[i].cache.matchTokens(req.segments);
+        if (m > anywhere) anywhere = m;
+      }
+      rec.clusterCachedAtDispatch = Math.min(anywhere, req.promptTokens - 1);
+    }
     records[next] = rec;
     view.history.push(rec);
     view.outstandingReq[target]++;
@@ -387,6 +346,7 @@ export function simulateCluster(options: ClusterOptions): ClusterResult {
   }
 
   const metrics = computeMetrics(records, replicasCount, warmupCount, outstandingAtArrival, engines, lastFinish, step, chunkBudget);
+  if (!oracle) metrics.oracleHitRate = NaN;
   metrics.replication = sampleCount > 0 && sumDistinct > 0 ? sumHeld / sumDistinct : NaN;
   metrics.distinctCachedTokens = sampleCount > 0 ? sumDistinct / sampleCount : NaN;
   metrics.distinctCachedKeys = sampleCount > 0 ? sumKeys / sampleCount : NaN;
@@ -417,75 +377,7 @@ export function simulateCluster(options: ClusterOptions): ClusterResult {
     iterations,
     wallSeconds: (Date.now() - wallStart) / 1000,
     warmupRule: `${warmupDescription(warmup, samples)} (here the first ${warmupCount} of ${n})`,
-    overloadRule: OVERLOAD_RULE,
-  };
-}
-
-/** The warm-up rule in words, for tables' notes. */
-export function warmupDescription(warmup = 0.2, samples = 20): string {
-  return `warm-up: caches start empty and the first ${Math.round(warmup * 100)}% of requests by arrival are left out of the metrics; replication is sampled ${samples}× evenly from the first measured arrival to the last arrival`;
-}
-
-export const OVERLOAD_RULE =
-  "overloaded when queues grow (mean latency of the last quarter of measured arrivals > 1.3× the second quarter's, and outstanding requests over the last 10% of arrivals > 1.5× those over the 40–50% window plus one per replica) or when the mean latency exceeds 10× a lone request's (saturated: the numbers then depend on the run's length)";
-
-/** Seconds a request would take alone on an idle replica: chunked prefill of its uncached tokens, then one
- * decode step per further output token. */
-export function aloneLatency(step: StepModel, promptTokens: number, cachedTokens: number, outputTokens: number, chunkBudget: number): number {
-  let t = 0;
-  let done = cachedTokens;
-  while (done < promptTokens) {
-    const chunk = Math.min(chunkBudget, promptTokens - done);
-    t += step.mixedSeconds(chunk, chunk * done + (chunk * (chunk + 1)) / 2, done, 0, 0, done + chunk === promptTokens ? 1 : 0);
-    done += chunk;
-  }
-  for (let k = 1; k < outputTokens; k++) t += step.mixedSeconds(0, 0, 0, 1, promptTokens + k, 0);
-  return t;
-}
-
-function computeMetrics(records: RequestRecord[], replicas: number, warmupCount: number, outstanding: Float64Array, engines: Replica[], makespan: number, step: StepModel, chunkBudget: number): ClusterMetrics {
-  const measured = records.slice(warmupCount);
-  const m = measured.length;
-  const latency = measured.map((r) => r.latency);
-  const alone = mean(measured.map((r) => aloneLatency(step, r.promptTokens, r.cachedTokens, r.outputTokens, chunkBudget)));
-  const ttft = measured.map((r) => r.ttft);
-  const tpot = measured.map((r) => r.tpot).filter((x) => Number.isFinite(x));
-  let prompt = 0;
-  let cached = 0;
-  const perReplica = new Array(replicas).fill(0);
-  for (const r of measured) {
-    prompt += r.promptTokens;
-    cached += r.cachedTokens;
-    perReplica[r.replica]++;
-  }
-  const q = Math.floor(m / 4);
-  const q2 = mean(latency.slice(q, 2 * q));
-  const q4 = mean(latency.slice(3 * q));
-  const n = outstanding.length;
-  const midMean = mean(outstanding.subarray(Math.floor(0.4 * n), Math.max(Math.floor(0.5 * n), Math.floor(0.4 * n) + 1)));
-  const endMean = mean(outstanding.subarray(Math.floor(0.9 * n)));
-  const latencyTrend = q > 0 ? q4 / q2 : NaN;
-  const backlogTrend = endMean / Math.max(midMean, 1);
-  return {
-    requests: m,
-    meanLatency: mean(latency),
-    p50Latency: quantile(latency, 0.5),
-    p99Latency: quantile(latency, 0.99),
-    meanTTFT: mean(ttft),
-    p99TTFT: quantile(ttft, 0.99),
-    meanTPOT: tpot.length ? mean(tpot) : NaN,
-    meanQueueing: mean(measured.map((r) => r.queueing)),
-    meanAloneLatency: alone,
-    slowdown: mean(latency) / alone,
-    hitRate: prompt > 0 ? cached / prompt : 0,
-    replication: NaN,
-    distinctCachedTokens: NaN,
-    distinctCachedKeys: NaN,
-    requestsPerReplica: perReplica,
-    maxShare: Math.max(...perReplica) / m,
-    utilization: engines.map((e) => (makespan > 0 ? e.busySeconds / makespan : 0)),
-    latencyTrend,
-    backlogTrend,
-    overloaded: (latencyTrend > 1.3 && endMean > 1.5 * midMean + replicas) || mean(latency) / alone > 10,
+    overloadRule: OVERLOAD_RULE_TEXT,
+    timeline: timeline ? timeline.build(records) : null,
   };
 }

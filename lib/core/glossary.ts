@@ -28,6 +28,12 @@ const NAMES: Record<string, string> = {
   thresholdAffinity: "阈值亲和",
   cacheAwareGuarded: "缓存感知 + 负载保护",
   lowestIndex: "最小编号",
+  systemPrompt: "有系统提示",
+  noSystemPrompt: "去掉系统提示",
+  affinityCollapse: "纯亲和 · 长文档 · 平局取最小编号",
+  affinityNoSystemLeastLoad: "纯亲和 · 去掉系统提示 · 平局取负载最轻",
+  hotSpotThreshold: "热点 · 阈值亲和",
+  hotSpotGuarded: "热点 · 缓存感知 + 负载保护",
 
   // §3 Preble configurations and local queue policies
   baseline: "基线（轮转 + LPF）",

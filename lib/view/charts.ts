@@ -1,5 +1,6 @@
 // Chart builders from a Table: axis titles come from the columns' labels and units.
-import type { Column, Table } from "../core/table";
+import type { Cell, Column, Table } from "../core/table";
+import { rowsWhere } from "../core/table";
 import { displayName } from "../core/glossary";
 import { headerText } from "./table";
 import type { Figure } from "./plot";
@@ -43,20 +44,28 @@ export interface ChartOptions {
   logY?: boolean;
   xTitle?: string;
   yTitle?: string;
-  /** columns holding the low and high end of each point's range (e.g. over seeds): drawn as error bars */
+  /** row keys (columns or not) holding the low and high end of each point's range (e.g. min and max over seeds):
+   * drawn as asymmetric error bars */
   errorLow?: string;
   errorHigh?: string;
   /** lines only: a second column drawn dotted in each group's colour (e.g. a baseline), named by its header */
   dashed?: string;
   /** lines(): "markers" draws points only (a scatter) */
   mode?: "lines+markers" | "markers";
+  /** only the rows matching these cells (e.g. { workload: "longDocQA" }) */
+  where?: Record<string, Cell>;
 }
+
+/** The table restricted to the rows a chart asked for. */
+function selected(table: Table, o: { where?: Record<string, Cell> }): Table {
+  return o.where ? { ...table, rows: rowsWhere(table, o.where) } : table;
+}
+
 
 /** Plotly error bars from a range's columns (asymmetric: from the value down to low, up to high). */
 function errorBars(table: Table, o: ChartOptions, rows: Table["rows"]): Record<string, unknown> {
   if (!o.errorLow || !o.errorHigh) return {};
-  column(table, o.errorLow);
-  column(table, o.errorHigh);
+  if (!table.rows.some((r) => o.errorLow as string in r)) throw new Error(`chart: no row of "${table.title}" has the error-bar key "${o.errorLow}"`);
   const num = (v: unknown) => (typeof v === "number" && Number.isFinite(v) ? v : NaN);
   return {
     error_y: {
@@ -83,7 +92,8 @@ function axes(table: Table, o: ChartOptions): Figure["layout"] {
 }
 
 /** Grouped bars: x categories, one bar colour per group. */
-export function bars(table: Table, o: ChartOptions): Figure {
+export function bars(all: Table, o: ChartOptions): Figure {
+  const table = selected(all, o);
   return {
     data: groups(table, o.group).map((g) => ({
       type: "bar",
@@ -101,7 +111,8 @@ export function bars(table: Table, o: ChartOptions): Figure {
 }
 
 /** Lines with markers: one line per group (and, with `dashed`, a dotted companion line per group). */
-export function lines(table: Table, o: ChartOptions): Figure {
+export function lines(all: Table, o: ChartOptions): Figure {
+  const table = selected(all, o);
   const palette = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf"];
   const gs = groups(table, o.group);
   const data: Figure["data"] = [];
@@ -168,5 +179,61 @@ export function heatmap(options: { z: number[][]; x: string[]; y: string[]; titl
       yaxis: { title: options.yTitle, tickvals: ys, ticktext: options.y, ...(options.reverseY ? { autorange: "reversed" } : {}) },
       legend: { orientation: "h", y: -0.2 },
     },
+  };
+}
+
+/** A heatmap of a long-format table: one cell per (x, y) pair of the rows, coloured by z (the first row wins when
+ * several share a pair). Axis titles default to the columns' headers; categories keep the rows' order (numbers
+ * sorted), so ranks and replicas read in order. */
+export function heatmapOf(all: Table, o: { x: string; y: string; z: string; where?: Record<string, Cell>; title?: string; xTitle?: string; yTitle?: string; zTitle?: string; text?: boolean; zmin?: number; zmax?: number }): Figure {
+  const table = selected(all, o);
+  const order = (key: string): Cell[] => {
+    const seen: Cell[] = [];
+    for (const r of table.rows) if (!seen.includes(r[key])) seen.push(r[key]);
+    return seen.every((v) => typeof v === "number") ? [...seen].sort((a, b) => (a as number) - (b as number)) : seen;
+  };
+  const xs = order(o.x);
+  const ys = order(o.y);
+  const z: Array<Array<number | null>> = ys.map(() => xs.map(() => null));
+  for (const r of table.rows) {
+    const i = ys.indexOf(r[o.y]);
+    const j = xs.indexOf(r[o.x]);
+    const v = r[o.z];
+    if (z[i][j] === null && typeof v === "number" && Number.isFinite(v)) z[i][j] = v;
+  }
+  const zc = column(table, o.z);
+  return {
+    data: [
+      {
+        type: "heatmap",
+        z,
+        x: xs.map((v) => label(table, o.x, v)),
+        y: ys.map((v) => label(table, o.y, v)),
+        colorscale: "Viridis",
+        zmin: o.zmin,
+        zmax: o.zmax,
+        colorbar: { title: { text: o.zTitle ?? headerText(zc) } },
+        ...(o.text ? { text: z.map((row) => row.map((v) => (v === null ? "" : v.toFixed(2)))), texttemplate: "%{text}" } : {}),
+      },
+    ],
+    layout: {
+      title: o.title ?? table.title,
+      xaxis: { title: o.xTitle ?? headerText(column(table, o.x)), type: "category" },
+      yaxis: { title: o.yTitle ?? headerText(column(table, o.y)), type: "category", autorange: "reversed" },
+    },
+  };
+}
+
+/** Several columns of a table as one long-format table (a row per original row and column: the original cells,
+ * "measure" = the column's header, "value" = its cell), so that bars / lines draw them side by side. */
+export function melt(all: Table, keys: readonly string[], o: { where?: Record<string, Cell>; label?: string } = {}): Table {
+  const table = selected(all, o);
+  const cols = keys.map((k) => column(table, k));
+  const rest = table.columns.filter((c) => !keys.includes(c.key));
+  return {
+    ...table,
+    columns: [...rest, { key: "measure", label: o.label ?? "指标", format: "text" }, { key: "value", label: "数值", format: cols[0]?.format }],
+    rows: table.rows.flatMap((r) => cols.map((c) => ({ ...r, measure: headerText(c), value: r[c.key] }))),
+    claims: undefined,
   };
 }

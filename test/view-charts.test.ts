@@ -1,0 +1,49 @@
+// Chart helpers for long-format tables: rows selected by `where`, error bars from a range's low / high keys, a
+// heatmap pivoted from (x, y, z) rows, and several columns melted into one for side-by-side bars.
+import { describe, expect, it } from "vitest";
+import type { Table } from "../lib/core/table";
+import { bars, checkFigure, heatmapOf, lines, melt } from "../lib/view";
+
+const t: Table = {
+  title: "t",
+  columns: [
+    { key: "policy", label: "策略", format: "name" },
+    { key: "replica", label: "副本", format: "int" },
+    { key: "rank", label: "排名", format: "int" },
+    { key: "share", label: "比例", format: "percent0" },
+    { key: "hit", label: "命中率", format: "fixed3" },
+  ],
+  rows: [
+    { policy: "roundRobin", replica: 1, rank: 2, share: 0.5, hit: 0.3, hitMin: 0.25, hitMax: 0.4 },
+    { policy: "roundRobin", replica: 0, rank: 1, share: 1, hit: 0.35, hitMin: 0.3, hitMax: 0.38 },
+    { policy: "thresholdAffinity", replica: 0, rank: 1, share: 0.2, hit: 0.55, hitMin: 0.5, hitMax: 0.6 },
+  ],
+};
+
+describe("chart helpers", () => {
+  it("where selects rows; errorY gives asymmetric error bars", () => {
+    const f = bars(t, { x: "policy", y: "hit", where: { replica: 0 }, errorLow: "hitMin", errorHigh: "hitMax" });
+    checkFigure(f);
+    expect(f.data[0].x).toEqual(["轮转", "阈值亲和"]);
+    const e = f.data[0].error_y as { array: number[]; arrayminus: number[] };
+    expect(e.array[0]).toBeCloseTo(0.03);
+    expect(e.arrayminus[0]).toBeCloseTo(0.05);
+    expect(lines(t, { x: "rank", y: "share", group: "policy", where: { policy: "roundRobin" } }).data.length).toBe(1);
+  });
+  it("heatmapOf pivots (x, y, z) rows with sorted numeric categories and titled axes", () => {
+    const f = heatmapOf(t, { x: "replica", y: "rank", z: "share", where: { policy: "roundRobin" } });
+    checkFigure(f);
+    expect(f.data[0].x).toEqual(["0", "1"]);
+    expect(f.data[0].y).toEqual(["1", "2"]);
+    expect(f.data[0].z).toEqual([[1, null], [null, 0.5]]);
+    expect(f.layout?.xaxis?.title).toBe("副本");
+  });
+  it("melt puts several columns side by side, named by their headers", () => {
+    const m = melt(t, ["share", "hit"], { where: { replica: 0 }, label: "量" });
+    expect(m.rows.length).toBe(4);
+    expect(m.rows.map((r) => r.measure)).toEqual(["比例", "命中率", "比例", "命中率"]);
+    const f = bars(m, { x: "policy", y: "value", group: "measure" });
+    expect(f.data.map((d) => d.name)).toEqual(["比例", "命中率"]);
+    expect((f.layout?.legend as { title: { text: string } }).title.text).toBe("量");
+  });
+});
