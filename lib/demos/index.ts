@@ -11,6 +11,8 @@ import { azureReplay } from "./azure-replay";
 
 export * from "./registry";
 export { routingCurveLabel } from "./model-routing";
+export { herdingTimelines, policyTheory, choiceKey } from "./classic-dispatch";
+export type { HerdingTimeline } from "./classic-dispatch";
 export { SINCE_THEN_WORKLOADS, OUR_POLICIES, PREBLE_POLICIES, PRODUCTION_POLICIES, RESTART_WINDOWS, policyFamily } from "./since-then";
 export { SECTION2_WORKLOADS, SECTION2_MODEL, SECTION2_GPU, LOAD_ONLY_POLICIES } from "./cache-vs-balance";
 

@@ -43,6 +43,15 @@ export interface ChartOptions {
   logY?: boolean;
   xTitle?: string;
   yTitle?: string;
+  /** error bars: the column holding each point's ± (symmetric; e.g. a standard deviation across seeds) */
+  error?: string;
+}
+
+/** Plotly error bars from the `error` column of the rows (nothing when no column is named). */
+function errorBars(table: Table, rows: Table["rows"], key: string | undefined): Record<string, unknown> {
+  if (!key) return {};
+  column(table, key);
+  return { error_y: { type: "data", array: rows.map((r) => (typeof r[key] === "number" ? r[key] : 0)), visible: true } };
 }
 
 /** A log axis labels every decade with its value (1, 10, 100 …), not Plotly's leading digits ("2" for 20). */
@@ -67,6 +76,7 @@ export function bars(table: Table, o: ChartOptions): Figure {
       name: g.name,
       x: g.rows.map((r) => label(table, o.x, r[o.x])),
       y: g.rows.map((r) => r[o.y]),
+      ...errorBars(table, g.rows, o.error),
     })),
     // Bars stand on categories even when they look numeric (replicas 2, 4, 8 must not leave gaps at 3, 5, 6, 7).
     layout: (() => {
@@ -85,13 +95,14 @@ export function lines(table: Table, o: ChartOptions): Figure {
       name: g.name,
       x: g.rows.map((r) => r[o.x]),
       y: g.rows.map((r) => r[o.y]),
+      ...errorBars(table, g.rows, o.error),
     })),
     layout: axes(table, o),
   };
 }
 
 /** A heatmap from a matrix with labelled axes. */
-export function heatmap(options: { z: number[][]; x: string[]; y: string[]; title: string; xTitle: string; yTitle: string; zTitle?: string; text?: boolean }): Figure {
+export function heatmap(options: { z: number[][]; x: string[]; y: string[]; title: string; xTitle: string; yTitle: string; zTitle?: string; text?: boolean; zmin?: number; zmax?: number }): Figure {
   return {
     data: [
       {
@@ -100,11 +111,46 @@ export function heatmap(options: { z: number[][]; x: string[]; y: string[]; titl
         x: options.x,
         y: options.y,
         colorscale: "Viridis",
+        zmin: options.zmin,
+        zmax: options.zmax,
         colorbar: { title: { text: options.zTitle ?? "" } },
         text: options.text === false ? undefined : options.z.map((row) => row.map((v) => v.toFixed(2))),
         texttemplate: options.text === false ? undefined : "%{text}",
       },
     ],
     layout: { title: options.title, xaxis: { title: options.xTitle, type: "category" }, yaxis: { title: options.yTitle, type: "category" } },
+  };
+}
+
+/** One line of seriesLines: a numeric column of the table, optionally with its ± column, a colour and a dash. */
+export interface Series {
+  y: string;
+  /** legend entry (default: the column's label) */
+  name?: string;
+  /** the column holding each point's ± (symmetric error bars) */
+  error?: string;
+  color?: string;
+  dash?: boolean;
+}
+
+/** Several columns of a wide table against one x column, one line each (e.g. measured values beside formulas). */
+export function seriesLines(table: Table, o: { x: string; series: readonly Series[]; title?: string; logX?: boolean; logY?: boolean; xTitle?: string; yTitle: string; legendTitle?: string }): Figure {
+  const xs = table.rows.map((r) => r[o.x]);
+  return {
+    data: o.series.map((s) => ({
+      type: "scatter",
+      mode: s.dash ? "lines" : "lines+markers",
+      name: s.name ?? column(table, s.y).label,
+      x: xs,
+      y: table.rows.map((r) => r[s.y]),
+      line: { ...(s.color ? { color: s.color } : {}), ...(s.dash ? { dash: "dash" } : {}) },
+      ...errorBars(table, table.rows, s.error),
+    })),
+    layout: {
+      title: o.title ?? table.title,
+      xaxis: { title: o.xTitle ?? headerText(column(table, o.x)), ...(o.logX ? logAxis() : {}) },
+      yaxis: { title: o.yTitle, ...(o.logY ? logAxis() : {}) },
+      legend: o.legendTitle ? { title: { text: o.legendTitle } } : undefined,
+    },
   };
 }
