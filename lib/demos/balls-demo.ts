@@ -98,7 +98,7 @@ export const ballsIntoBinsDemo = defineDemo({
     },
     {
       id: "more-choices-constant",
-      says: "再多看几个盒子只省下一个常数：d = 3、4 比二选一少得有限，远不及二选一比随机省下的",
+      says: "再多看几个盒子只省下一个常数：看三个、四个比看两个少得有限，远不及看两个比随手放省下的",
       lecture: "再多看几个只改善常数",
       judge: (t, p) => {
         const ds = sortedChoices(p);
@@ -117,7 +117,7 @@ export const ballsIntoBinsDemo = defineDemo({
     },
     {
       id: "formulas-give-the-order",
-      says: "公式只给增长的阶：二选一贴着 ln ln n / ln 2，随机的实测值比 ln n / ln ln n 高出一截（低阶项收敛极慢）",
+      says: "公式只给增长的阶：二选一贴着它的公式，随机的实测值却比它的公式高出一截（低阶项收敛极慢）",
       lecture: "n = 10 万时公式给出 4.71 与 3.53，实测随机 8.2、二选一 3.4（练习 1）",
       judge: (t, p) => {
         needParam(p.choices.includes(1) && p.choices.includes(2), "需要 choices 里同时有 1 和 2");
@@ -133,7 +133,7 @@ export const ballsIntoBinsDemo = defineDemo({
     },
     {
       id: "lecture-figures",
-      says: "讲义量到的数字落在我们试验的波动之内（相差不到 2 个标准差）",
+      says: "讲义量到的数字落在我们试验的波动之内（相差不到两个标准差）",
       lecture: "n = 1,000：随机 5.4、二选一 3.0；n = 10 万：随机 8.2、二选一 3.4",
       judge: (t, p) => {
         needParam(p.choices.includes(1) && p.choices.includes(2), "需要 choices 里同时有 1 和 2");

@@ -217,7 +217,7 @@ export const policiesDemo = defineDemo({
     },
     {
       id: "jsq-near-shared-queue",
-      says: "最短队列几乎不排队：16 台服务器像合用一条队伍，离 M/M/N 共享队列只差一点",
+      says: "最短队列几乎不排队：所有服务器像合用一条队伍，离 M/M/N 共享队列只差一点",
       lecture: "最短队列把 16 台服务器\"拼\"成了一个共享的队列，几乎不排队",
       judge: (t, p) => {
         const jsq = meanOf(t, "exponential", "jsq");
