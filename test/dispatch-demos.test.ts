@@ -6,6 +6,7 @@ import { cell, rowsWhere } from "../lib/core/table";
 import type { Table } from "../lib/core/table";
 import { herdingTimelines, runDemo } from "../lib/demos/index";
 import { claimsMarkdown } from "../lib/view/claims";
+import { bars, lines, seriesLines } from "../lib/view/charts";
 import { erlangArrivalsM1, mg1Mean, mm1, mmc, jobSizeMoments } from "../lib/dispatch/index";
 
 const verdicts = (t: Table) => Object.fromEntries((t.claims ?? []).map((c) => [c.id, c.verdict]));
@@ -81,6 +82,23 @@ describe("defaults: every claim of 01.1–01.4 holds", () => {
     const busiest = (z: number[][]) => mean(z[0].map((_, k) => Math.max(...z.map((r) => r[k])) / z.reduce((a, r) => a + r[k], 0)));
     expect(busiest(jsq.z)).toBeGreaterThan(2 * busiest(two.z));
     expect(jsq.title).toContain("T = 4");
+  });
+});
+
+describe("charts: error bars from the ± columns", () => {
+  it("bars, lines and seriesLines take a column of ± values", () => {
+    const t = runDemo("01.3", { jobs: 3000, seeds: 3, refreshIntervals: [0, 2] });
+    const f = lines(t, { x: "refresh", y: "mean", group: "policy", error: "meanSd", yTitle: "平均响应（个服务时间）" });
+    const jsq = f.data[0] as { name: string; error_y: { array: number[] } };
+    expect(jsq.name).toBe("最短队列 (JSQ)");
+    expect(jsq.error_y.array).toEqual(rowsWhere(t, { policy: "jsq" }).map((r) => r.meanSd));
+    expect((f.layout?.legend as { title: { text: string } }).title.text).toBe("策略");
+    const b = bars(t, { x: "policy", y: "mean", group: "refresh", error: "meanSd" });
+    expect((b.data[1] as { error_y: { array: number[] } }).error_y.array).toHaveLength(3);
+    const t1 = runDemo("01.1", { ns: [100, 1000], trials: 3, choices: [1, 2] });
+    const s = seriesLines(t1, { x: "n", logX: true, yTitle: "球数", series: [{ y: "random", error: "randomSd" }, { y: "randomFormula", dash: true }] });
+    expect(s.data.map((d) => d.name)).toEqual(["随机 (d = 1)", "公式 ln n / ln ln n"]);
+    expect(s.layout?.xaxis).toMatchObject({ type: "log", dtick: 1 });
   });
 });
 

@@ -179,7 +179,7 @@ export const policiesDemo = defineDemo({
           parts.push(`${sizeLabel(sizes)}：看负载的最差是${displayName(worstAware)} ${f(meanOf(t, sizes, worstAware), 2)}，盲目的最好是${displayName(bestBlind)} ${f(meanOf(t, sizes, bestBlind), 2)}（${times(meanOf(t, sizes, bestBlind) / meanOf(t, sizes, worstAware), 1)}）`);
         }
         if (!judged) cannotJudge("需要至少一种盲目策略（随机、轮转）和一种看负载的策略（最短队列、二选一、最少剩余工作）");
-        return { holds, ours: parts.join("；"), seeds: { agree, total } };
+        return { holds, ours: parts.join("；"), remark: judged > 1 ? "种子按两种分布分别数，一个种子一次" : undefined, seeds: { agree, total } };
       },
     },
     {
