@@ -16,7 +16,7 @@ export function choiceKey(d: number): string {
   return d === 1 ? "random" : d === 2 ? "twoChoice" : `choice${d}`;
 }
 
-/** Trials at n: `trials`, but no more than ⌊maxBalls / n⌋ of them, and never fewer than 3. */
+/** Trials at n: `trials`, but no more than ⌊maxBalls / n⌋ of them, and never fewer than 3 (unless trials < 3). */
 export function trialsAt(n: number, trials: number, maxBalls: number): number {
   return Math.min(trials, Math.max(3, Math.floor(maxBalls / n)));
 }
@@ -35,8 +35,8 @@ export const ballsIntoBinsDemo = defineDemo({
   describe: {
     ns: { meaning: "球数 n（= 盒子数），每个 n 一行", range: "非空数组，每项为 3–10,000,000 的整数，不重复" },
     choices: { meaning: "每个球随机看几个盒子 d（放进其中最空的）：1 = 随机放，2 = 二选一", range: "非空数组，每项为 1–8 的整数，不重复" },
-    trials: { meaning: "每个 n 做几次独立试验取平均", range: "≥ 1 的整数（受 maxBalls 限制，但至少 3 次）" },
-    maxBalls: { meaning: "每个 (n, d) 最多放多少个球：n 大时试验次数减到 ⌊maxBalls / n⌋（至少 3 次），让 n = 10⁶ 也很快", range: "≥ 1 的整数" },
+    trials: { meaning: "每个 n 做几次独立试验取平均（n 大时受 maxBalls 限制）", range: "≥ 1 的整数" },
+    maxBalls: { meaning: "每个 (n, d) 最多放多少个球：n 大时试验次数减到 ⌊maxBalls / n⌋，但不少于 3 次（也不多于 trials），让 n = 10⁶ 也很快", range: "≥ 1 的整数" },
     seed: { meaning: "随机种子：d 个选择的第 k 次试验用流 d<d>/trial<k>", range: "任意数或字符串" },
   },
   run(p, { progress }) {
@@ -70,7 +70,7 @@ export const ballsIntoBinsDemo = defineDemo({
       columns,
       rows,
       notes: [
-        `最满的盒子：所有盒子里球最多的那个有几个球，对每个 n 的若干次独立试验取平均（± 为试验间的标准差）。试验次数：${trialCounts.join("，")}（每个 (n, d) 最多 ${int(maxBalls)} 个球，至少 3 次）。种子 ${String(p.seed)}，每次试验从空盒子开始。`,
+        `最满的盒子：所有盒子里球最多的那个有几个球，对每个 n 的若干次独立试验取平均（± 为试验间的标准差）。试验次数：${trialCounts.join("，")}（每个 (n, d) 最多放 ${int(maxBalls)} 个球，但不少于 3 次、不多于 ${trials} 次）。种子 ${String(p.seed)}，每次试验从空盒子开始。`,
         "每个球随机看 d 个盒子（可能重复），放进其中球最少的一个，并列时取先看到的（看的顺序是随机的，所以并列也是随机打破）。d = 1 就是随手乱放。",
         "公式只给出增长的阶（省略了常数和低阶项）：要比较的是每一列随 n 长得多快。",
       ],
