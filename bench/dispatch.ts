@@ -2,7 +2,7 @@
 // Usage: npx tsx bench/dispatch.ts [--json]   (plain figures, or one JSON object { balls: {...}, queues: {...} })
 import { rng } from "../lib/core/rng";
 import { runDemo } from "../lib/demos/index";
-import { maxLoadTrial } from "../lib/dispatch/balls-into-bins";
+import { ballsIntoBins, maxLoadTrial } from "../lib/dispatch/balls-into-bins";
 import { simulateDispatch } from "../lib/dispatch/servers";
 
 interface Metric {
@@ -33,8 +33,10 @@ export function benchDispatch(): { balls: Record<string, Metric>; queues: Record
   const loads = new Int32Array(n);
   const random1e6 = median(() => maxLoadTrial(n, 1, rng("bench").fork("d1"), loads));
   const two1e6 = median(() => maxLoadTrial(n, 2, rng("bench").fork("d2"), loads));
+  // ballsIntoBins keeps one byte per bin (the same draws and answers as maxLoadTrial's Int32Array)
+  const bytes1e6 = median(() => ballsIntoBins({ n, d: 2, trials: 1, seed: "bench" }));
+  const demo011Lecture = seconds(() => runDemo("01.1", { ns: [1000, 10000, 100000], choices: [1, 2] }));
   const demo011 = seconds(() => runDemo("01.1"));
-  const demo011WithMillion = seconds(() => runDemo("01.1", { ns: [1000, 10000, 100000, 1000000] }));
 
   const jobs = 200_000;
   const perJob = (policy: "random" | "jsq" | "leastWorkLeft") => median(() => simulateDispatch({ servers: 16, utilization: 0.9, jobs, policy, seed: "bench" }));
@@ -47,16 +49,17 @@ export function benchDispatch(): { balls: Record<string, Metric>; queues: Record
   const demo014 = seconds(() => runDemo("01.4"));
   return {
     balls: {
-      demo01_1: { value: round(demo011), unit: "CPU s (n = 10^3…10^5, 20 trials each, d = 1 and 2)" },
-      demo01_1WithMillion: { value: round(demo011WithMillion), unit: "CPU s (adds n = 10^6)" },
+      demo01_1: { value: round(demo011), unit: "CPU s (defaults: n = 10^2…10^6, d = 1…4, 20 trials, ≤ 10^6 balls per point, ≥ 3 trials)" },
+      demo01_1TwoChoicesToTenThousand: { value: round(demo011Lecture), unit: "CPU s (n = 10^3…10^5, d = 1 and 2, 20 / 20 / 10 trials)" },
+      trialTwoChoice1e6Bytes: { value: round(bytes1e6 * 1000), unit: "ms per trial (n = 10^6, d = 2, one byte per bin as in ballsIntoBins)" },
       trialRandom1e6: { value: round(random1e6 * 1000), unit: "ms per trial (n = 10^6, d = 1)" },
       trialTwoChoice1e6: { value: round(two1e6 * 1000), unit: "ms per trial (n = 10^6, d = 2)" },
       ballsPerSecondTwoChoice: { value: round(n / two1e6), unit: "balls/s (d = 2)" },
     },
     queues: {
-      demo01_2: { value: round(demo012), unit: "CPU s (16 servers, 50,000 jobs, 5 policies, 1 + 8 seeds)" },
-      demo01_3: { value: round(demo013), unit: "CPU s (6 refresh intervals × 3 policies, 4 seeds, 50,000 jobs)" },
-      demo01_4: { value: round(demo014), unit: "CPU s (3 policies, 20,000 jobs, queue-length trace)" },
+      demo01_2: { value: round(demo012), unit: "CPU s (16 servers, 5 policies; exponential 4 seeds × 50,000 jobs, heavy tail 3 seeds × 250,000 jobs)" },
+      demo01_3: { value: round(demo013), unit: "CPU s (6 refresh intervals × 3 policies, 4 seeds × 50,000 jobs)" },
+      demo01_4: { value: round(demo014), unit: "CPU s (3 policies, 4 seeds × 50,000 jobs, herding statistics)" },
       jobsPerSecondRandom: { value: round(jobs / randomJobs), unit: "jobs/s (16 servers)" },
       jobsPerSecondJsq: { value: round(jobs / jsqJobs), unit: "jobs/s (16 servers, live JSQ)" },
       jobsPerSecondLeastWorkLeft: { value: round(jobs / lwlJobs), unit: "jobs/s (16 servers)" },

@@ -1,109 +1,179 @@
-// Demos 01.1–01.4: exact column keys and the lecture's conclusions (§1.2–§1.3), at sizes small enough for a test.
+// Demos 01.1–01.4: every verdict at default parameters, titles computed from the parameters used, stable row keys
+// (other notebooks read them), claims that say "无法判断" instead of throwing, and Chinese parameter errors.
 import { describe, expect, it } from "vitest";
 import { ParameterError } from "../lib/core/errors";
 import { cell, rowsWhere } from "../lib/core/table";
-import { runDemo } from "../lib/demos/index";
+import type { Table } from "../lib/core/table";
+import { herdingTimelines, runDemo } from "../lib/demos/index";
+import { claimsMarkdown } from "../lib/view/claims";
+import { bars, lines, seriesLines } from "../lib/view/charts";
+import { erlangArrivalsM1, mg1Mean, mm1, mmc, jobSizeMoments } from "../lib/dispatch/index";
 
-const keys = (id: string, overrides: Record<string, unknown> = {}) => runDemo(id, overrides).columns.map((c) => c.key);
+const verdicts = (t: Table) => Object.fromEntries((t.claims ?? []).map((c) => [c.id, c.verdict]));
+const claim = (t: Table, id: string) => {
+  const c = (t.claims ?? []).find((x) => x.id === id);
+  if (!c) throw new Error(`no claim ${id}`);
+  return c;
+};
 
-describe("demo 01.1 balls into bins", () => {
-  const t = runDemo("01.1", { ns: [1000, 100000], trials: 10 });
-  it("has the issue's columns and one row per n", () => {
-    expect(t.columns.map((c) => c.key)).toEqual(["n", "random", "twoChoice", "randomFormula", "twoChoiceFormula"]);
-    expect(t.rows.map((r) => r.n)).toEqual([1000, 100000]);
+describe("defaults: every claim of 01.1–01.4 holds", () => {
+  const tables = Object.fromEntries(["01.1", "01.2", "01.3", "01.4"].map((id) => [id, runDemo(id)]));
+  it("01.1 balls into bins", () => {
+    expect(verdicts(tables["01.1"])).toEqual({ "two-choice-exponential": "holds", "more-choices-constant": "holds", "formulas-give-the-order": "holds", "lecture-figures": "holds" });
   });
-  it("two-choice is far below random and grows far slower", () => {
-    for (const r of t.rows) expect(Number(r.twoChoice)).toBeLessThan(Number(r.random) * 0.7);
-    const growRandom = cell(t, { n: 100000 }, "random") - cell(t, { n: 1000 }, "random");
-    const growTwo = cell(t, { n: 100000 }, "twoChoice") - cell(t, { n: 1000 }, "twoChoice");
-    expect(growTwo).toBeLessThan(growRandom / 2.5);
-    // the lecture measured ≈ 5.4 / 3.0 at 1,000 and ≈ 8.2 / 3.4 at 100,000: same neighbourhood
-    expect(cell(t, { n: 1000 }, "random")).toBeGreaterThan(4.5);
-    expect(cell(t, { n: 1000 }, "random")).toBeLessThan(6.5);
-    expect(cell(t, { n: 100000 }, "twoChoice")).toBeGreaterThanOrEqual(3);
-    expect(cell(t, { n: 100000 }, "twoChoice")).toBeLessThanOrEqual(4);
-    expect(cell(t, { n: 100000 }, "randomFormula")).toBeCloseTo(Math.log(1e5) / Math.log(Math.log(1e5)), 10);
+  it("01.2 five policies", () => {
+    expect(verdicts(tables["01.2"])).toEqual({
+      "load-aware-beats-blind": "holds",
+      "exponential-theory": "holds",
+      "round-robin-exponential": "holds",
+      "jsq-near-shared-queue": "holds",
+      "power-of-two-most-gain": "holds",
+      "round-robin-fragile": "holds",
+      "work-beats-count": "holds",
+      "heavy-tail-pollaczek-khinchine": "holds",
+      "few-giants": "holds",
+    });
   });
-  it("notes state units, seeds and the warm-up rule", () => {
-    const notes = (t.notes ?? []).join(" ");
-    expect(notes).toMatch(/balls in the fullest bin/);
-    expect(notes).toMatch(/seed/);
-    expect(notes).toMatch(/warm-up/i);
+  it("01.3 stale information", () => {
+    expect(verdicts(tables["01.3"])).toEqual({ "jsq-degrades": "holds", "jsq-worse-than-random": "holds", "two-overtakes-jsq": "holds", "power-of-two-holds": "holds" });
+  });
+  it("01.4 herding", () => {
+    expect(verdicts(tables["01.4"])).toEqual({ "jsq-herds": "holds", "two-choice-spreads": "holds", "herding-unbalances": "holds" });
+  });
+  it("claims resting on seeds say how many agree, over ≥ 3 seeds", () => {
+    for (const [id, t] of Object.entries(tables)) {
+      if (id === "01.1") continue;
+      for (const c of t.claims ?? []) if (c.seeds) expect(c.seeds.total, `${id}/${c.id}`).toBeGreaterThanOrEqual(3);
+    }
+    expect(claim(tables["01.3"], "jsq-worse-than-random").seeds).toEqual({ agree: 4, total: 4 });
+  });
+  it("one random baseline: 01.2 (exponential), 01.3 and 01.4 share seeds, jobs and warm-up, so their shared rows agree", () => {
+    const r12 = cell(tables["01.2"], { sizes: "exponential", policy: "random" }, "mean");
+    for (const row of rowsWhere(tables["01.3"], { policy: "random" })) expect(row.mean).toBe(r12);
+    expect(cell(tables["01.4"], { policy: "random" }, "mean")).toBe(r12);
+    expect(cell(tables["01.3"], { refresh: 0, policy: "jsq" }, "mean")).toBe(cell(tables["01.2"], { sizes: "exponential", policy: "jsq" }, "mean"));
+    expect(cell(tables["01.4"], { policy: "jsq" }, "mean")).toBe(cell(tables["01.3"], { refresh: 4, policy: "jsq" }, "mean"));
+  });
+  it("01.2 carries the exact theory beside the simulation", () => {
+    const t = tables["01.2"];
+    expect(cell(t, { sizes: "exponential", policy: "random" }, "theoryMean")).toBeCloseTo(mm1(0.9).mean, 12);
+    expect(cell(t, { sizes: "exponential", policy: "roundRobin" }, "theoryMean")).toBeCloseTo(erlangArrivalsM1(16, 0.9).mean, 12);
+    expect(cell(t, { sizes: "exponential", policy: "leastWorkLeft" }, "theoryP99")).toBeCloseTo(mmc(16, 0.9).quantile, 12);
+    expect(cell(t, { sizes: "boundedPareto", policy: "random" }, "theoryMean")).toBeCloseTo(mg1Mean(0.9, jobSizeMoments("boundedPareto").secondMoment), 12);
+    expect(rowsWhere(t, { sizes: "exponential", policy: "jsq" })[0].theoryMean).toBeNull();
+    // the heavy-tailed random mean sits near Pollaczek–Khinchine (the runs are long enough), not 20% below it
+    expect(cell(t, { sizes: "boundedPareto", policy: "random" }, "mean") / 92.33).toBeGreaterThan(0.85);
+  });
+  it("column keys other notebooks read stay stable", () => {
+    expect(tables["01.1"].columns.map((c) => c.key)).toEqual(expect.arrayContaining(["n", "random", "twoChoice", "choice3", "choice4", "randomFormula", "twoChoiceFormula"]));
+    expect(tables["01.1"].rows.map((r) => r.n)).toEqual([100, 1000, 10000, 100000, 1000000]);
+    expect(tables["01.2"].columns.slice(0, 3).map((c) => c.key)).toEqual(["sizes", "policy", "mean"]);
+    expect(tables["01.2"].columns.map((c) => c.key)).toContain("p99");
+    expect(tables["01.3"].columns.slice(0, 3).map((c) => c.key)).toEqual(["refresh", "policy", "mean"]);
+    expect(tables["01.4"].columns.map((c) => c.key)).toEqual(expect.arrayContaining(["policy", "mean", "topServerShare", "queueSpread", "longestQueue"]));
+  });
+  it("herdingTimelines: arrivals per server per refresh interval from the table's first seed, on one colour scale", () => {
+    const [jsq, two] = herdingTimelines(tables["01.4"], { intervals: 12 });
+    expect([jsq.policy, two.policy]).toEqual(["jsq", "powerOfTwo"]);
+    expect(jsq.z).toHaveLength(16);
+    expect(jsq.z[0]).toHaveLength(12);
+    expect(jsq.zmax).toBe(two.zmax);
+    // a herd: in a typical interval stale JSQ's busiest server gets far more than power of two's
+    const busiest = (z: number[][]) => mean(z[0].map((_, k) => Math.max(...z.map((r) => r[k])) / z.reduce((a, r) => a + r[k], 0)));
+    expect(busiest(jsq.z)).toBeGreaterThan(2 * busiest(two.z));
+    expect(jsq.title).toContain("T = 4");
   });
 });
 
-describe("demo 01.2 five policies", () => {
-  // full size: the lecture's 16 servers, ρ = 0.9, 50,000 jobs, 8 seeds for heavy tails (≈ 2 s)
-  const t = runDemo("01.2");
-  const mean = (sizes: string, policy: string) => cell(t, { sizes, policy }, "mean");
-  const p99 = (sizes: string, policy: string) => cell(t, { sizes, policy }, "p99");
-  it("has the issue's columns and every size × policy row", () => {
-    expect(t.columns.map((c) => c.key)).toEqual(["sizes", "policy", "mean", "p99"]);
-    expect(t.rows).toHaveLength(10);
-    expect(rowsWhere(t, { sizes: "boundedPareto" })).toHaveLength(5);
-  });
-  it("exponential sizes: random ≈ 1/(1−ρ), round robin about 2× better, JSQ nearly no queueing", () => {
-    expect(mean("exponential", "random")).toBeGreaterThan(7);
-    expect(mean("exponential", "random")).toBeLessThan(14);
-    const ratio = mean("exponential", "random") / mean("exponential", "roundRobin");
-    expect(ratio).toBeGreaterThan(1.5);
-    expect(ratio).toBeLessThan(2.6);
-    expect(mean("exponential", "jsq")).toBeLessThan(1.75);
-    expect(mean("exponential", "leastWorkLeft")).toBeLessThanOrEqual(mean("exponential", "jsq"));
-    expect(mean("exponential", "powerOfTwo")).toBeLessThan(mean("exponential", "random") / 2);
-  });
-  it("heavy tails: round robin ≈ random, least-work-left's P99 far below JSQ's", () => {
-    const ratio = mean("boundedPareto", "roundRobin") / mean("boundedPareto", "random");
-    expect(ratio).toBeGreaterThan(0.8);
-    expect(ratio).toBeLessThan(1.2);
-    expect(p99("boundedPareto", "jsq")).toBeGreaterThan(1.8 * p99("boundedPareto", "leastWorkLeft"));
-    expect(mean("boundedPareto", "jsq")).toBeLessThan(mean("boundedPareto", "random") / 5);
-  });
-  it("notes give units, seeds and warm-up", () => {
-    const notes = (t.notes ?? []).join(" ");
-    expect(notes).toMatch(/mean service times/);
-    expect(notes).toMatch(/seeds 1\/0 … 1\/7/);
-    expect(notes).toMatch(/Warm-up/);
+describe("charts: error bars from the ± columns", () => {
+  it("bars, lines and seriesLines take a column of ± values", () => {
+    const t = runDemo("01.3", { jobs: 3000, seeds: 3, refreshIntervals: [0, 2] });
+    const f = lines(t, { x: "refresh", y: "mean", group: "policy", error: "meanSd", yTitle: "平均响应（个服务时间）" });
+    const jsq = f.data[0] as { name: string; error_y: { array: number[] } };
+    expect(jsq.name).toBe("最短队列 (JSQ)");
+    expect(jsq.error_y.array).toEqual(rowsWhere(t, { policy: "jsq" }).map((r) => r.meanSd));
+    expect((f.layout?.legend as { title: { text: string } }).title.text).toBe("策略");
+    const b = bars(t, { x: "policy", y: "mean", group: "refresh", error: "meanSd" });
+    expect((b.data[1] as { error_y: { array: number[] } }).error_y.array).toHaveLength(3);
+    const t1 = runDemo("01.1", { ns: [100, 1000], trials: 3, choices: [1, 2] });
+    const s = seriesLines(t1, { x: "n", logX: true, yTitle: "球数", series: [{ y: "random", error: "randomSd" }, { y: "randomFormula", dash: true }] });
+    expect(s.data.map((d) => d.name)).toEqual(["随机 (d = 1)", "公式 ln n / ln ln n"]);
+    expect(s.layout?.xaxis).toMatchObject({ type: "log", dtick: 1 });
   });
 });
 
-describe("demo 01.3 stale information", () => {
-  const t = runDemo("01.3", { jobs: 20000, seeds: 2 });
-  const mean = (refresh: number, policy: string) => cell(t, { refresh, policy }, "mean");
-  it("has the issue's columns and a row per T × policy", () => {
-    expect(t.columns.map((c) => c.key)).toEqual(["refresh", "policy", "mean", "p99"]);
-    expect(t.rows).toHaveLength(18);
-  });
-  it("JSQ degrades fast and is worse than random by T = 4; power-of-two barely moves", () => {
-    const Ts = [0, 0.5, 1, 2, 4, 8];
-    for (let k = 1; k < Ts.length; k++) expect(mean(Ts[k], "jsq")).toBeGreaterThan(mean(Ts[k - 1], "jsq"));
-    expect(mean(0, "jsq")).toBeLessThan(mean(0, "powerOfTwo"));
-    expect(mean(4, "jsq")).toBeGreaterThan(mean(4, "random"));
-    expect(mean(8, "powerOfTwo")).toBeLessThan(mean(8, "random") / 1.5);
-    expect(mean(4, "powerOfTwo") / mean(0, "powerOfTwo")).toBeLessThan(1.8);
-    expect(mean(4, "jsq") / mean(0, "jsq")).toBeGreaterThan(4);
-    // random ignores the snapshot: one reference value
-    expect(new Set(rowsWhere(t, { policy: "random" }).map((r) => r.mean)).size).toBe(1);
+function mean(xs: number[]): number {
+  return xs.reduce((a, b) => a + b, 0) / xs.length;
+}
+
+describe("titles and notes from the parameters used", () => {
+  it("--servers=4 says 4 servers; ρ, T and the policies appear as run", () => {
+    const t = runDemo("01.2", { servers: 4, utilization: 0.8, jobs: 3000, heavyTailJobs: 3000, policies: ["random", "jsq"] });
+    expect(t.title).toContain("4 台");
+    expect(t.title).toContain("ρ = 0.8");
+    expect(t.title).not.toContain("16");
+    expect(t.notes?.join(" ")).toContain("0.8·4");
+    expect(cell(t, { sizes: "exponential", policy: "random" }, "theoryMean")).toBeCloseTo(5, 12);
+    const t3 = runDemo("01.3", { servers: 8, jobs: 3000, seeds: 3, refreshIntervals: [1, 2] });
+    expect(t3.title).toContain("8 台");
+    const t4 = runDemo("01.4", { refresh: 2, jobs: 3000, seeds: 3 });
+    expect(t4.title).toContain("每 2 个服务时间");
+    expect(t4.notes?.join(" ")).toContain("长 2 的刷新间隔");
+    const t1 = runDemo("01.1", { ns: [500, 5000], choices: [1, 3], trials: 3 });
+    expect(t1.title).toContain("1、3 个盒子");
+    expect(t1.title).toContain("500 … 5,000");
   });
 });
 
-describe("demo 01.4 herding", () => {
-  const t = runDemo("01.4", { jobs: 10000 });
-  it("stale JSQ sends a large share of each interval to one server; power-of-two keeps queues even", () => {
-    expect(keys("01.4", { jobs: 2000 })).toEqual(["policy", "mean", "topServerShare", "queueSpread", "longestQueue"]);
-    expect(cell(t, { policy: "jsq" }, "topServerShare")).toBeGreaterThan(2 * cell(t, { policy: "random" }, "topServerShare"));
-    expect(cell(t, { policy: "powerOfTwo" }, "queueSpread")).toBeLessThan(cell(t, { policy: "random" }, "queueSpread") / 2);
-    expect(cell(t, { policy: "jsq" }, "queueSpread")).toBeGreaterThan(cell(t, { policy: "random" }, "queueSpread"));
+describe("a reader's changed parameters: claims say what they need, never throw", () => {
+  it("01.3 without T = 0 (the README's example) still judges what it can", () => {
+    const t = runDemo("01.3", { refreshIntervals: [1, 2, 4], jobs: 5000, seeds: 3 });
+    expect(t.claims?.every((c) => c.error === undefined)).toBe(true);
+    expect(claim(t, "jsq-worse-than-random").verdict).not.toBe("unjudged");
+    expect(() => claimsMarkdown(t)).not.toThrow();
+  });
+  it("01.2 without round robin: the round-robin claims are unjudged, naming the missing row", () => {
+    const t = runDemo("01.2", { policies: ["random", "jsq", "powerOfTwo", "leastWorkLeft"], jobs: 4000, heavyTailJobs: 4000 });
+    const c = claim(t, "round-robin-fragile");
+    expect(c.verdict).toBe("unjudged");
+    expect(c.reason).toContain("策略 = 轮转");
+    expect(claim(t, "load-aware-beats-blind").verdict).not.toBe("unjudged");
+  });
+  it("01.2 with exponential sizes only, 01.3 without random, 01.4 without JSQ", () => {
+    expect(claim(runDemo("01.2", { sizes: ["exponential"], jobs: 3000 }), "work-beats-count").verdict).toBe("unjudged");
+    expect(claim(runDemo("01.3", { policies: ["jsq", "powerOfTwo"], jobs: 3000, seeds: 3 }), "power-of-two-holds").reason).toContain("随机");
+    expect(claim(runDemo("01.4", { policies: ["random", "powerOfTwo"], jobs: 3000, seeds: 3 }), "jsq-herds").verdict).toBe("unjudged");
+    expect(claim(runDemo("01.1", { ns: [1000], trials: 3 }), "two-choice-exponential").verdict).toBe("unjudged");
   });
 });
 
-describe("demo bad input", () => {
-  it("throws ParameterErrors naming the parameter", () => {
-    expect(() => runDemo("01.2", { utilization: 1 })).toThrow(/utilization: must be a finite number > 0 and < 1/);
-    expect(() => runDemo("01.2", { policies: ["fastest"] })).toThrow(ParameterError);
-    expect(() => runDemo("01.3", { refreshIntervals: [0, -2] })).toThrow(/refreshIntervals\[1\]/);
-    expect(() => runDemo("01.1", { ns: [0] })).toThrow(/ns\[0\]/);
-    expect(() => runDemo("01.4", { refresh: 0 })).toThrow(/refresh/);
-    expect(() => runDemo("01.2", { jobs: 0 })).toThrow(/jobs/);
-  });
+describe("bad input: one Chinese line naming the parameter", () => {
+  const cases: Array<[string, Record<string, unknown>, RegExp]> = [
+    ["01.2", { utilization: 1 }, /^参数 utilization：应为 > 0 且 < 1 的有限数，实际是 1$/],
+    ["01.2", { policies: ["random", "fastest"] }, /^参数 policies\[1\]：应为以下之一/],
+    ["01.2", { policies: ["random", "random"] }, /^参数 policies\[1\]：重复了/],
+    ["01.2", { sizes: ["pareto"] }, /^参数 sizes\[0\]/],
+    ["01.2", { jobs: 0 }, /^参数 jobs：/],
+    ["01.2", { heavyTailSeeds: 0 }, /^参数 heavyTailSeeds：/],
+    ["01.2", { servers: 2.5 }, /^参数 servers：应为 ≥ 1 且 ≤ 1000 的整数/],
+    ["01.3", { refreshIntervals: [0, -2] }, /^参数 refreshIntervals\[1\]：应为 ≥ 0/],
+    ["01.3", { refreshIntervals: [] }, /^参数 refreshIntervals：应为非空数组/],
+    ["01.1", { ns: [0] }, /^参数 ns\[0\]：/],
+    ["01.1", { choices: [1, 9] }, /^参数 choices\[1\]：应为 ≥ 1 且 ≤ 8 的整数/],
+    ["01.4", { refresh: 0 }, /^参数 refresh：应为 > 0/],
+    ["01.4", { policies: ["jsq", 3] }, /^参数 policies\[1\]/],
+    ["01.4", { warmupFraction: 1 }, /^参数 warmupFraction：/],
+  ];
+  for (const [id, params, message] of cases) {
+    it(`${id} ${JSON.stringify(params)}`, () => {
+      let error: unknown;
+      try {
+        runDemo(id, params);
+      } catch (e) {
+        error = e;
+      }
+      expect(error).toBeInstanceOf(ParameterError);
+      expect((error as Error).message).toMatch(message);
+    });
+  }
 });

@@ -7,18 +7,34 @@ import {
   ballsIntoBins,
   BOUNDED_PARETO,
   BOUNDED_PARETO_LOW,
+  boundedParetoTopWorkShare,
+  boundedParetoUpperQuantile,
   choiceMaxLoadFormula,
   DISPATCH_POLICIES,
+  DispatchOptions,
   DispatchRun,
   dispatchAcrossSeeds,
+  erlangArrivalsM1,
+  erlangC,
   herdingTrace,
   jobSizeMoments,
   jobSizeSampler,
   maxLoadTrial,
+  mg1Mean,
+  mm1,
+  mmc,
+  powerOfDMeanField,
   queueLengthTrace,
   randomMaxLoadFormula,
   simulateDispatch,
 } from "../lib/dispatch/index";
+
+/** A run with its per-job records flattened onto it (arrival, size, server, start, completion, refreshTimes). */
+type Recorded = DispatchRun & NonNullable<DispatchRun["records"]>;
+function recorded(o: DispatchOptions): Recorded {
+  const run = simulateDispatch({ ...o, recordJobs: true });
+  return Object.assign(run, run.records);
+}
 
 /** Erlang C: the M/M/N central-queue mean response time (service mean 1) at utilization rho. */
 function mmnMeanResponse(servers: number, rho: number): number {
@@ -144,14 +160,14 @@ describe("N FCFS servers: queueing theory", () => {
 });
 
 /** Jobs in system on each server just before time t, counting only jobs that arrived before `arrivedBefore`. */
-function naiveQueues(run: DispatchRun, t: number, arrivedBefore: number): number[] {
+function naiveQueues(run: Recorded, t: number, arrivedBefore: number): number[] {
   const q = new Array<number>(run.servers).fill(0);
   for (let j = 0; j < run.jobs && run.arrival[j] < arrivedBefore; j++) if (run.completion[j] > t) q[run.server[j]]++;
   return q;
 }
 
 /** Every violated invariant as a message (one expect per run keeps the test fast). */
-function fcfsViolations(run: DispatchRun): string[] {
+function fcfsViolations(run: Recorded): string[] {
   const problems: string[] = [];
   const perServer: number[][] = Array.from({ length: run.servers }, () => []);
   for (let i = 0; i < run.jobs; i++) {
@@ -182,14 +198,14 @@ describe("N FCFS servers: invariants", () => {
     for (const refresh of [0, 2]) {
       for (const sizes of ["exponential", "boundedPareto"] as const) {
         it(`${policy}, T = ${refresh}, ${sizes}: every job served once, FCFS, one at a time`, () => {
-          expect(fcfsViolations(simulateDispatch({ ...small, policy, refresh, sizes, seed: `${policy}-${refresh}` }))).toEqual([]);
+          expect(fcfsViolations(recorded({ ...small, policy, refresh, sizes, seed: `${policy}-${refresh}` }))).toEqual([]);
         });
       }
     }
   }
 
   it("the invariant check catches overlapping service and lost jobs", () => {
-    const run = simulateDispatch({ ...small, policy: "jsq", seed: 8 });
+    const run = recorded({ ...small, policy: "jsq", seed: 8 });
     const i = run.jobs - 1;
     const j = Array.from(run.server).findIndex((s, k) => k < i && s === run.server[i] && run.completion[k] > run.start[k]);
     run.start[i] = run.arrival[j]; // overlaps an earlier job on the same server
@@ -200,17 +216,17 @@ describe("N FCFS servers: invariants", () => {
   });
 
   it("round robin cycles through the servers", () => {
-    const run = simulateDispatch({ ...small, policy: "roundRobin", seed: 1 });
+    const run = recorded({ ...small, policy: "roundRobin", seed: 1 });
     for (let i = 0; i < run.jobs; i++) expect(run.server[i]).toBe(i % small.servers);
   });
 
   it("live JSQ joins a shortest queue and least-work-left the least remaining work", () => {
-    const jsq = simulateDispatch({ ...small, policy: "jsq", seed: 4 });
+    const jsq = recorded({ ...small, policy: "jsq", seed: 4 });
     for (let i = 0; i < jsq.jobs; i++) {
       const q = naiveQueues(jsq, jsq.arrival[i], jsq.arrival[i]);
       expect(q[jsq.server[i]]).toBe(Math.min(...q));
     }
-    const lwl = simulateDispatch({ ...small, policy: "leastWorkLeft", sizes: "boundedPareto", seed: 4 });
+    const lwl = recorded({ ...small, policy: "leastWorkLeft", sizes: "boundedPareto", seed: 4 });
     for (let i = 0; i < lwl.jobs; i++) {
       const work = new Array<number>(small.servers).fill(0);
       for (let j = 0; j < i; j++) work[lwl.server[j]] = Math.max(work[lwl.server[j]], lwl.completion[j] - lwl.arrival[i]);
@@ -220,7 +236,7 @@ describe("N FCFS servers: invariants", () => {
 
   it("stale JSQ joins a shortest queue of the last snapshot, blind to its own dispatches since", () => {
     const T = 3;
-    const run = simulateDispatch({ ...small, policy: "jsq", refresh: T, seed: 6 });
+    const run = recorded({ ...small, policy: "jsq", refresh: T, seed: 6 });
     let disagreesWithLive = 0;
     for (let i = 0; i < run.jobs; i++) {
       const r = Math.floor(run.arrival[i] / T) * T;
@@ -231,14 +247,18 @@ describe("N FCFS servers: invariants", () => {
     }
     expect(disagreesWithLive).toBeGreaterThan(run.jobs / 10);
     expect(run.refreshTimes.length).toBeGreaterThan(1);
+    expect(run.refreshes).toBe(run.refreshTimes.length);
   });
 
   it("queue-length traces agree with a direct count and show stale JSQ herding", () => {
     const trace = herdingTrace({ policy: "jsq", refresh: 4, utilization: 0.9, from: 100, to: 160, step: 0.5, seed: 1 });
+    // the same run with its jobs recorded: the trace sampled as the run went equals a direct count
+    const run = recorded({ policy: "jsq", refresh: 4, utilization: 0.9, jobs: trace.run.jobs, warmupFraction: 0, seed: 1 });
+    expect(queueLengthTrace(run, { from: 100, to: 160, step: 0.5 })).toEqual({ times: trace.times, lengths: trace.lengths, refreshTimes: trace.refreshTimes });
     for (const k of [0, 17, 60, trace.times.length - 1]) {
       const t = trace.times[k];
       // counted at t: jobs with arrival ≤ t < completion
-      expect(trace.lengths.map((row) => row[k])).toEqual(naiveQueues(trace.run, t, t + 1e-12));
+      expect(trace.lengths.map((row) => row[k])).toEqual(naiveQueues(run, t, t + 1e-12));
     }
     expect(trace.refreshTimes[0]).toBeGreaterThanOrEqual(100);
     const spread = (tr: { lengths: number[][]; times: number[] }) =>
@@ -248,7 +268,7 @@ describe("N FCFS servers: invariants", () => {
   });
 
   it("a trace window can be cut from any run", () => {
-    const run = simulateDispatch({ servers: 3, utilization: 0.5, jobs: 400, policy: "random", seed: 9 });
+    const run = recorded({ servers: 3, utilization: 0.5, jobs: 400, policy: "random", seed: 9 });
     const tr = queueLengthTrace(run, { from: 10, to: 20, step: 1 });
     expect(tr.times).toEqual([10, 11, 12, 13, 14, 15, 16, 17, 18, 19]);
     expect(tr.lengths).toHaveLength(3);
@@ -257,13 +277,13 @@ describe("N FCFS servers: invariants", () => {
 
 describe("determinism and bad input", () => {
   it("same seed, same numbers; another seed, other numbers; policies share arrivals and sizes", () => {
-    const a = simulateDispatch({ servers: 8, utilization: 0.9, jobs: 5000, policy: "powerOfTwo", refresh: 1, seed: 42 });
-    const b = simulateDispatch({ servers: 8, utilization: 0.9, jobs: 5000, policy: "powerOfTwo", refresh: 1, seed: 42 });
+    const a = recorded({ servers: 8, utilization: 0.9, jobs: 5000, policy: "powerOfTwo", refresh: 1, seed: 42 });
+    const b = recorded({ servers: 8, utilization: 0.9, jobs: 5000, policy: "powerOfTwo", refresh: 1, seed: 42 });
     const c = simulateDispatch({ servers: 8, utilization: 0.9, jobs: 5000, policy: "powerOfTwo", refresh: 1, seed: 43 });
     expect(Array.from(b.completion)).toEqual(Array.from(a.completion));
     expect(Array.from(b.server)).toEqual(Array.from(a.server));
     expect(c.mean).not.toBe(a.mean);
-    const d = simulateDispatch({ servers: 8, utilization: 0.9, jobs: 5000, policy: "jsq", seed: 42 });
+    const d = recorded({ servers: 8, utilization: 0.9, jobs: 5000, policy: "jsq", seed: 42 });
     expect(Array.from(d.arrival)).toEqual(Array.from(a.arrival));
     expect(Array.from(d.size)).toEqual(Array.from(a.size));
   });
@@ -291,17 +311,141 @@ describe("determinism and bad input", () => {
       }
       expect(error).toBeInstanceOf(ParameterError);
       expect((error as ParameterError).parameter).toBe(parameter);
-      expect((error as Error).message).toMatch(/must be/);
+      expect((error as Error).message).toMatch(new RegExp(`^参数 ${parameter.replace(/[.[\]]/g, "\\$&")}：应为`));
     });
   }
 
   it("rejects bad balls-into-bins input", () => {
     expect(() => ballsIntoBins({ n: 0, d: 1, seed: 1 })).toThrow(ParameterError);
-    expect(() => ballsIntoBins({ n: 10, d: 0, seed: 1 })).toThrow(/d: must be an integer ≥ 1/);
+    expect(() => ballsIntoBins({ n: 10, d: 0, seed: 1 })).toThrow(/参数 d：应为 ≥ 1 的整数/);
     expect(() => ballsIntoBins({ n: 10, d: 2, trials: 0, seed: 1 })).toThrow(/trials/);
     expect(() => randomMaxLoadFormula(2)).toThrow(ParameterError);
-    expect(() => jobSizeSampler("pareto" as never, rng(1))).toThrow(/sizes: must be one of "exponential", "boundedPareto"/);
-    expect(() => queueLengthTrace(simulateDispatch(base), { from: 5, to: 5, step: 1 })).toThrow(/to/);
+    expect(() => jobSizeSampler("pareto" as never, rng(1))).toThrow(/参数 sizes：应为以下之一："exponential"、"boundedPareto"/);
+    expect(() => queueLengthTrace(recorded(base), { from: 5, to: 5, step: 1 })).toThrow(/to/);
+    expect(() => queueLengthTrace(simulateDispatch(base), { from: 0, to: 5, step: 1 })).toThrow(/recordJobs/);
     expect(quantile([1], 0.5)).toBe(1);
+  });
+});
+
+describe("exact queueing results (theory.ts)", () => {
+  it("M/M/1: 1/(1−ρ) = 10 and P99 ln(100)/(1−ρ) at ρ = 0.9", () => {
+    expect(mm1(0.9).mean).toBeCloseTo(10, 12);
+    expect(mm1(0.9).quantile).toBeCloseTo(Math.log(100) * 10, 10);
+  });
+  it("E16/M/1 (round robin over 16 servers): σ solves its fixed point, mean 5.48 at ρ = 0.9 (random ÷ round robin = 1.82)", () => {
+    const r = erlangArrivalsM1(16, 0.9);
+    expect(r.sigma).toBeCloseTo(Math.pow((16 * 0.9) / (16 * 0.9 + 1 - r.sigma), 16), 12);
+    expect(r.sigma).toBeGreaterThan(0);
+    expect(r.sigma).toBeLessThan(1);
+    expect(r.mean).toBeCloseTo(5.4796, 3);
+    expect(mm1(0.9).mean / r.mean).toBeCloseTo(1.825, 3);
+    // one server: Erlang-1 gaps are Poisson, so E1/M/1 = M/M/1
+    expect(erlangArrivalsM1(1, 0.7).mean).toBeCloseTo(mm1(0.7).mean, 9);
+  });
+  it("M/M/c: Erlang C as computed independently; M/M/1 as the one-server case; the P99 solves its tail equation", () => {
+    expect(mmc(16, 0.9).mean).toBeCloseTo(mmnMeanResponse(16, 0.9), 12);
+    expect(mmc(16, 0.9).mean).toBeCloseTo(1.3696, 3);
+    expect(mmc(1, 0.8).mean).toBeCloseTo(mm1(0.8).mean, 9);
+    expect(mmc(1, 0.8).quantile).toBeCloseTo(mm1(0.8).quantile, 6);
+    expect(erlangC(1, 0.5)).toBeCloseTo(0.5, 12);
+  });
+  it("Pollaczek–Khinchine with exponential sizes is M/M/1; with the bounded Pareto it is 92.3 at ρ = 0.9", () => {
+    expect(mg1Mean(0.9, 2)).toBeCloseTo(10, 12);
+    expect(mg1Mean(0.9, jobSizeMoments("boundedPareto").secondMoment)).toBeCloseTo(92.33, 1);
+  });
+  it("power of d as N → ∞: d = 1 is M/M/1, d = 2 at ρ = 0.9 is 2.61, and more choices help less and less", () => {
+    expect(powerOfDMeanField(1, 0.9)).toBeCloseTo(10, 12);
+    expect(powerOfDMeanField(2, 0.9)).toBeCloseTo(2.614, 3);
+    expect(powerOfDMeanField(3, 0.9)).toBeLessThan(powerOfDMeanField(2, 0.9));
+    expect(powerOfDMeanField(2, 0.9) - powerOfDMeanField(3, 0.9)).toBeLessThan(10 - powerOfDMeanField(2, 0.9));
+  });
+  it("bad input names the parameter", () => {
+    expect(() => mm1(1)).toThrow(/参数 utilization/);
+    expect(() => erlangArrivalsM1(0, 0.5)).toThrow(/参数 servers/);
+    expect(() => mmc(4, 0.5, 1)).toThrow(/参数 quantile/);
+  });
+});
+
+describe("the simulation against exact theory (long runs)", () => {
+  it("round robin with exponential sizes is E16/M/1; random with bounded-Pareto sizes approaches Pollaczek–Khinchine", () => {
+    const rr = dispatchAcrossSeeds({ servers: 16, utilization: 0.9, jobs: 200000, policy: "roundRobin", warmupFraction: 0.1 }, "theory", 2);
+    expect(Math.abs(rr.mean / erlangArrivalsM1(16, 0.9).mean - 1)).toBeLessThan(0.04);
+    expect(Math.abs(rr.p99 / erlangArrivalsM1(16, 0.9).quantile - 1)).toBeLessThan(0.08);
+    const lwl = dispatchAcrossSeeds({ servers: 16, utilization: 0.9, jobs: 200000, policy: "leastWorkLeft", warmupFraction: 0.1 }, "theory", 2);
+    expect(Math.abs(lwl.p99 / mmc(16, 0.9).quantile - 1)).toBeLessThan(0.06);
+    // heavy tails: long runs with a warm-up; the seed noise is ≈ 15% a run, so 8 runs pin the mean to ≈ ± 5%
+    const heavy = dispatchAcrossSeeds({ servers: 16, utilization: 0.9, jobs: 250000, policy: "random", sizes: "boundedPareto", warmupFraction: 0.2 }, "theory", 8);
+    const pk = mg1Mean(0.9, jobSizeMoments("boundedPareto").secondMoment);
+    expect(Math.abs(heavy.mean / pk - 1)).toBeLessThan(3 * (heavy.meanSd / Math.sqrt(8)) / pk + 0.02);
+  });
+});
+
+describe("observers: bounded memory, the same numbers as the job records", () => {
+  const base = { servers: 8, utilization: 0.85, jobs: 6000, warmupFraction: 0.2, seed: "obs" } as const;
+  it("arrival counts per server per interval match the records, and the window costs servers × intervals numbers", () => {
+    const window = { from: 50, interval: 3, intervals: 40 };
+    const run = recorded({ ...base, policy: "jsq", refresh: 3, arrivalWindow: window });
+    const counts = run.arrivalCounts!;
+    expect(counts.counts).toHaveLength(8);
+    expect(counts.counts[0]).toHaveLength(40);
+    expect(counts.starts[1] - counts.starts[0]).toBe(3);
+    const direct = Array.from({ length: 8 }, () => new Array<number>(40).fill(0));
+    for (let i = 0; i < run.jobs; i++) {
+      const k = Math.floor((run.arrival[i] - 50) / 3);
+      if (k >= 0 && k < 40) direct[run.server[i]][k]++;
+    }
+    expect(counts.counts).toEqual(direct);
+    const inWindow = Array.from(run.arrival).filter((a) => a >= 50 && a < 50 + 120).length;
+    expect(counts.counts.flat().reduce((a, b) => a + b, 0)).toBe(inWindow);
+  });
+  it("herding statistics (per-interval top share, queue spread, longest queue) match a count from the records", () => {
+    for (const policy of ["jsq", "powerOfTwo", "random"] as const) {
+      const run = recorded({ ...base, policy, refresh: 2, herding: { interval: 2, queueStep: 0.5 } });
+      // top share per interval, from the measured jobs
+      const byInterval = new Map<number, number[]>();
+      for (let i = run.warmupJobs; i < run.jobs; i++) {
+        const k = Math.floor(run.arrival[i] / 2);
+        if (!byInterval.has(k)) byInterval.set(k, new Array(8).fill(0));
+        byInterval.get(k)![run.server[i]]++;
+      }
+      const shares = [...byInterval.values()].map((c) => Math.max(...c) / c.reduce((a, b) => a + b, 0));
+      expect(run.herding!.topServerShare).toBeCloseTo(mean(shares), 12);
+      const trace = queueLengthTrace(run, { from: run.arrival[run.warmupJobs], to: run.arrival[run.jobs - 1], step: 0.5 });
+      const spread = trace.times.map((_, k) => Math.max(...trace.lengths.map((r) => r[k])) - Math.min(...trace.lengths.map((r) => r[k])));
+      expect(run.herding!.queueSpread).toBeCloseTo(mean(spread), 9);
+      expect(run.herding!.longestQueue).toBe(Math.max(...trace.lengths.flat()));
+    }
+  });
+  it("observing does not change the run", () => {
+    const plain = simulateDispatch({ ...base, policy: "leastWorkLeft", refresh: 1 });
+    const watched = simulateDispatch({ ...base, policy: "leastWorkLeft", refresh: 1, herding: { interval: 1 }, arrivalWindow: { from: 0, interval: 1, intervals: 10 }, queueWindow: { from: 10, to: 20, step: 1 } });
+    expect(Array.from(watched.responseTimes)).toEqual(Array.from(plain.responseTimes));
+  });
+  it("a window too large is refused, naming the option", () => {
+    expect(() => simulateDispatch({ ...base, policy: "random", arrivalWindow: { from: 0, interval: 1, intervals: 1e7 } })).toThrow(/参数 arrivalWindow\.intervals/);
+  });
+});
+
+describe("balls into bins, one byte per bin", () => {
+  it("gives exactly the answers of the Int32 trial (same draws)", () => {
+    for (const d of [1, 2, 4]) {
+      const fast = ballsIntoBins({ n: 3000, d, trials: 4, seed: "bytes" }).perTrial;
+      const slow = [0, 1, 2, 3].map((k) => maxLoadTrial(3000, d, rng("bytes").fork(`d${d}/trial${k}`)));
+      expect(fast).toEqual(slow);
+    }
+  });
+});
+
+describe("the bounded Pareto's shape, exactly", () => {
+  it("the largest 1% carry about a third of the work; the analytic shares and median match a large sample", () => {
+    expect(boundedParetoTopWorkShare(0.01)).toBeGreaterThan(0.28);
+    expect(boundedParetoTopWorkShare(0.01)).toBeLessThan(0.36);
+    expect(boundedParetoTopWorkShare(1)).toBeCloseTo(1, 9);
+    const next = jobSizeSampler("boundedPareto", rng("shape"));
+    const xs = Float64Array.from({ length: 400000 }, () => next()).sort().reverse();
+    const total = xs.reduce((a, b) => a + b, 0);
+    const top = (q: number) => xs.subarray(0, Math.round(q * xs.length)).reduce((a, b) => a + b, 0) / total;
+    expect(Math.abs(top(0.1) - boundedParetoTopWorkShare(0.1))).toBeLessThan(0.03);
+    expect(xs[xs.length >> 1]).toBeCloseTo(boundedParetoUpperQuantile(0.5), 2);
   });
 });

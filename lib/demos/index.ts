@@ -14,6 +14,8 @@ import { threeLevelsDemos } from "./three-levels";
 export * from "./registry";
 export { routingCurveLabel } from "./model-routing";
 export { caseStudyPaths } from "./llmselector";
+export { herdingTimelines, policyTheory, choiceKey } from "./classic-dispatch";
+export type { HerdingTimeline } from "./classic-dispatch";
 export { SINCE_THEN_WORKLOADS, OUR_POLICIES, PREBLE_POLICIES, PRODUCTION_POLICIES, policyFamily } from "./since-then";
 export { SECTION2_WORKLOADS, SECTION2_MODEL, SECTION2_GPU, LOAD_ONLY_POLICIES } from "./cache-vs-balance";
 

@@ -1,5 +1,6 @@
 // §1.2 "balls into bins": n balls into n bins; each ball looks at d random bins and joins the least loaded one.
-// d = 1 is pure random placement (max load ≈ ln n / ln ln n), d = 2 is two-choice (≈ ln ln n / ln 2; Azar et al. 1994).
+// d = 1 is pure random placement (max load ≈ ln n / ln ln n), d ≥ 2 gives ≈ ln ln n / ln d (Azar et al. 1994): the
+// step from one look to two is exponential, more looks only divide by ln d.
 import { checkInteger } from "../core/errors";
 import { rng, Rng } from "../core/rng";
 import { mean, standardDeviation } from "../core/stats";
@@ -13,13 +14,41 @@ export function maxLoadTrial(n: number, d: number, r: Rng, loads: Int32Array = n
   let max = 0;
   for (let ball = 0; ball < n; ball++) {
     let best = r.int(n);
+    let bestLoad = loads[best];
     // the first sampled of the least loaded wins a tie: the samples are random, so ties are broken at random
     for (let k = 1; k < d; k++) {
       const other = r.int(n);
-      if (loads[other] < loads[best]) best = other;
+      const load = loads[other];
+      if (load < bestLoad) {
+        best = other;
+        bestLoad = load;
+      }
     }
-    const load = ++loads[best];
-    if (load > max) max = load;
+    loads[best] = bestLoad + 1;
+    if (bestLoad + 1 > max) max = bestLoad + 1;
+  }
+  return max;
+}
+
+/** maxLoadTrial with one byte per bin: the same draws and the same answer, about twice as fast at n = 10⁶ (the bins
+ * fit in cache). Returns −1 if a bin would pass 255 balls (then the caller replays the trial with maxLoadTrial). */
+function maxLoadTrialBytes(n: number, d: number, r: Rng, loads: Uint8Array): number {
+  loads.fill(0, 0, n);
+  let max = 0;
+  for (let ball = 0; ball < n; ball++) {
+    let best = r.int(n);
+    let bestLoad = loads[best];
+    for (let k = 1; k < d; k++) {
+      const other = r.int(n);
+      const load = loads[other];
+      if (load < bestLoad) {
+        best = other;
+        bestLoad = load;
+      }
+    }
+    if (bestLoad === 255) return -1;
+    loads[best] = bestLoad + 1;
+    if (bestLoad + 1 > max) max = bestLoad + 1;
   }
   return max;
 }
@@ -27,7 +56,7 @@ export function maxLoadTrial(n: number, d: number, r: Rng, loads: Int32Array = n
 export interface BallsIntoBinsOptions {
   /** balls = bins */
   n: number;
-  /** bins each ball looks at: 1 = random, 2 = two-choice */
+  /** bins each ball looks at: 1 = random, 2 = two-choice, … */
   d: number;
   /** independent trials averaged (default 10) */
   trials?: number;
@@ -54,9 +83,13 @@ export function ballsIntoBins(options: BallsIntoBinsOptions): BallsIntoBinsResul
   const d = checkInteger("d", options.d, { min: 1 });
   const trials = checkInteger("trials", options.trials ?? 10, { min: 1 });
   const root = rng(options.seed);
-  const loads = new Int32Array(n);
+  const loads = new Uint8Array(n);
   const perTrial: number[] = [];
-  for (let k = 0; k < trials; k++) perTrial.push(maxLoadTrial(n, d, root.fork(`d${d}/trial${k}`), loads));
+  for (let k = 0; k < trials; k++) {
+    const stream = `d${d}/trial${k}`;
+    const max = maxLoadTrialBytes(n, d, root.fork(stream), loads);
+    perTrial.push(max >= 0 ? max : maxLoadTrial(n, d, root.fork(stream)));
+  }
   return {
     n,
     d,

@@ -54,6 +54,8 @@ export interface ChartOptions {
   mode?: "lines+markers" | "markers";
   /** only the rows matching these cells (e.g. { workload: "longDocQA" }) */
   where?: Record<string, Cell>;
+  /** symmetric error bars: the row key holding each point's ± (e.g. a standard deviation across seeds) */
+  error?: string;
 }
 
 /** The table restricted to the rows a chart asked for. */
@@ -64,6 +66,11 @@ function selected(table: Table, o: { where?: Record<string, Cell> }): Table {
 
 /** Plotly error bars from a range's columns (asymmetric: from the value down to low, up to high). */
 function errorBars(table: Table, o: ChartOptions, rows: Table["rows"]): Record<string, unknown> {
+  if (o.error) {
+    const key = o.error;
+    if (!table.rows.some((r) => key in r)) throw new Error(`chart: no row of "${table.title}" has the error-bar key "${key}"`);
+    return { error_y: { type: "data", array: rows.map((r) => (typeof r[key] === "number" ? r[key] : 0)), visible: true } };
+  }
   if (!o.errorLow || !o.errorHigh) return {};
   if (!table.rows.some((r) => o.errorLow as string in r)) throw new Error(`chart: no row of "${table.title}" has the error-bar key "${o.errorLow}"`);
   const num = (v: unknown) => (typeof v === "number" && Number.isFinite(v) ? v : NaN);
@@ -235,5 +242,38 @@ export function melt(all: Table, keys: readonly string[], o: { where?: Record<st
     columns: [...rest, { key: "measure", label: o.label ?? "指标", format: "text" }, { key: "value", label: "数值", format: cols[0]?.format }],
     rows: table.rows.flatMap((r) => cols.map((c) => ({ ...r, measure: headerText(c), value: r[c.key] }))),
     claims: undefined,
+  };
+}
+
+/** One line of seriesLines: a numeric column of the table, optionally with its ± column, a colour and a dash. */
+export interface Series {
+  y: string;
+  /** legend entry (default: the column's label) */
+  name?: string;
+  /** the column holding each point's ± (symmetric error bars) */
+  error?: string;
+  color?: string;
+  dash?: boolean;
+}
+
+/** Several columns of a wide table against one x column, one line each (e.g. measured values beside formulas). */
+export function seriesLines(table: Table, o: { x: string; series: readonly Series[]; title?: string; logX?: boolean; logY?: boolean; xTitle?: string; yTitle: string; legendTitle?: string }): Figure {
+  const xs = table.rows.map((r) => r[o.x]);
+  return {
+    data: o.series.map((s) => ({
+      type: "scatter",
+      mode: s.dash ? "lines" : "lines+markers",
+      name: s.name ?? column(table, s.y).label,
+      x: xs,
+      y: table.rows.map((r) => r[s.y]),
+      line: { ...(s.color ? { color: s.color } : {}), ...(s.dash ? { dash: "dash" } : {}) },
+      ...errorBars(table, { x: o.x, y: s.y, error: s.error }, table.rows),
+    })),
+    layout: {
+      title: o.title ?? table.title,
+      xaxis: { title: o.xTitle ?? headerText(column(table, o.x)), ...(o.logX ? logAxis() : {}) },
+      yaxis: { title: o.yTitle, ...(o.logY ? logAxis() : {}) },
+      legend: o.legendTitle ? { title: { text: o.legendTitle } } : undefined,
+    },
   };
 }

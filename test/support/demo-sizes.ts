@@ -7,6 +7,10 @@ export const SMALL: Record<string, Record<string, unknown>> = {
   "00.2": {},
 
   // §1
+  "01.1": { ns: [100, 1000, 10000], trials: 5 },
+  "01.2": { jobs: 4000, heavyTailJobs: 8000 },
+  "01.3": { jobs: 4000, seeds: 3 },
+  "01.4": { jobs: 4000, seeds: 3 },
 
   // §2 (代码 02)
   "02.1": { requestCounts: [150, 200, 300], seeds: 1 },
