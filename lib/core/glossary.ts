@@ -81,7 +81,9 @@ const NAMES: Record<string, string> = {
   gatewayPrefixScorer: "推理网关前缀打分",
   smallestTree: "最小的树",
 
-  // traces: arrival processes of 03.6 (the replay demo 06.4 uses the router names above)
+  // traces: arrival processes of 03.6 (the replay demo 06.4 uses the router names above); the Azure 2023 traces
+  conv: "聊天 (conv)",
+  code: "编程补全 (code)",
   poissonArrivals: "泊松到达",
   azureCodeArrivals: "Azure 编程 trace 的到达时刻",
   azureConvArrivals: "Azure 对话 trace 的到达时刻",

@@ -158,7 +158,6 @@ export const workloadStudy = defineDemo({
 
 // ---- 02.7: the Azure traces ----
 
-const TRACE_NAMES: Record<string, string> = { conv: "聊天 (conv)", code: "编程补全 (code)" };
 
 const CLAIMS_027: Claim<Record<string, never>>[] = [
   {
@@ -225,7 +224,7 @@ export const azureStudy = defineDemo({
     return {
       title: "Azure LLM 推理 trace（2023 年，各约一小时）",
       columns: [
-        { key: "trace", label: "trace", format: (v) => TRACE_NAMES[String(v)] ?? String(v) },
+        { key: "trace", label: "trace", format: "name" },
         { key: "requests", label: "请求数", format: "int" },
         { key: "spanMinutes", label: "时长", unit: "分钟", format: "fixed1" },
         { key: "meanRate", label: "平均请求率", unit: "请求/秒", format: "fixed2" },

@@ -3,7 +3,7 @@
 import { BurstyFit, fitBurstyProcess, mmppStatistics } from "../core/arrivals";
 import { readDataJson } from "../core/data";
 import { mean, quantile, standardDeviation } from "../core/stats";
-import type { Table } from "../core/table";
+
 import { AZURE_TRACE_ATTRIBUTION, AZURE_TRACE_FILES, AZURE_TRACE_KINDS, AzureTraceKind, loadAzureTrace } from "./azure";
 import { TICKS_PER_SECOND, Trace, traceGapsSeconds } from "./csv-trace";
 
@@ -240,57 +240,3 @@ export function azureSummary(): AzureSummary {
   return committed;
 }
 
-/** The §2.1 table: one row per trace (conv, code) with units, from the committed summary. */
-export function azureSummaryTable(summary: AzureSummary = azureSummary()): Table {
-  const rows = AZURE_TRACE_KINDS.map((kind) => {
-    const s = summary.traces[kind];
-    return {
-      trace: kind,
-      service: s.service,
-      requests: s.rows,
-      spanMinutes: s.spanSeconds / 60,
-      meanRate: s.meanRate,
-      minuteRateMin: s.perMinuteRate.min,
-      minuteRateMax: s.perMinuteRate.max,
-      gapMinMicroseconds: s.gapSeconds.min * 1e6,
-      gapMedian: s.gapSeconds.median,
-      gapP99: s.gapSeconds.p99,
-      gapMax: s.gapSeconds.max,
-      gapCv: s.gapSeconds.cv,
-      contextP50: s.contextTokens.p50,
-      contextMean: s.contextTokens.mean,
-      generatedP50: s.generatedTokens.p50,
-      generatedMean: s.generatedTokens.mean,
-      promptOutputRatio: s.promptOutputRatio,
-    };
-  });
-  return {
-    id: "azure-2023-summary",
-    title: "Azure LLM inference traces 2023 (one hour each)",
-    columns: [
-      { key: "trace", label: "trace", format: "text" },
-      { key: "service", label: "service", format: "text" },
-      { key: "requests", label: "requests", format: "int" },
-      { key: "spanMinutes", label: "span", unit: "min", format: "fixed1" },
-      { key: "meanRate", label: "mean rate", unit: "req/s", format: "fixed2" },
-      { key: "minuteRateMin", label: "slowest minute", unit: "req/s", format: "fixed2" },
-      { key: "minuteRateMax", label: "busiest minute", unit: "req/s", format: "fixed2" },
-      { key: "gapMinMicroseconds", label: "gap min", unit: "µs", format: "fixed0" },
-      { key: "gapMedian", label: "gap median", unit: "s", format: "fixed3" },
-      { key: "gapP99", label: "gap P99", unit: "s", format: "fixed2" },
-      { key: "gapMax", label: "gap max", unit: "s", format: "fixed1" },
-      { key: "gapCv", label: "gap CV", format: "fixed2" },
-      { key: "contextP50", label: "prompt P50", unit: "tokens", format: "int" },
-      { key: "contextMean", label: "prompt mean", unit: "tokens", format: "int" },
-      { key: "generatedP50", label: "output P50", unit: "tokens", format: "int" },
-      { key: "generatedMean", label: "output mean", unit: "tokens", format: "int" },
-      { key: "promptOutputRatio", label: "prompt / output", unit: "×, ratio of means", format: "fixed1" },
-    ],
-    rows,
-    notes: [
-      `Data: ${summary.attribution.dataset}, ${summary.attribution.license}. Cite: ${summary.attribution.cite}`,
-      "gap = time between consecutive requests; CV = standard deviation / mean (1 for Poisson arrivals).",
-      summary.note,
-    ],
-  };
-}
