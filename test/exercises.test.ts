@@ -180,7 +180,7 @@ const TABLE: Array<[string, unknown, CheckStatus, CheckKind, string]> = [
   ["6b", 20, "correct", "ok", "和库算出的参考答案一致。"],
   ["6b", "20", "correct", "ok", "和库算出的参考答案一致。"],
   ["6b", 10, "wrong", "value", "10 不对：10 是论文在 TableArithmetic 上报告的数；数一数演示 04.1 里 LLMSelector 实际跑了几轮（含确认收敛的轮次）。"],
-  ["6b", 25, "wrong", "value", "25 不对。提示：看演示 04.1 表格下的注释：LLMSelector 从 C+C 出发走了几轮；每轮评估 K = 5 个分配（5 个模型）。"],
+  ["6b", 25, "wrong", "value", "25 不对。提示：看演示 04.1 的表：LLMSelector 从 C+C 出发的路径走了几轮；每轮评估 K = 5 个分配（5 个模型）。"],
   // 7a
   ["7a", [8, 2, 4], "correct", "ok", "和库算出的参考答案一致。"],
   ["7a", ["8", "2", "4 倍"], "correct", "ok", "和库算出的参考答案一致。"],

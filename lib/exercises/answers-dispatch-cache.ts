@@ -208,6 +208,16 @@ registerExercise({
     `⌊${thousands(capacity())} / ${thousands(LONG_DOC_TOKENS)}⌋ = **${docsPerReplica()}** 份——这是上限，正在运行的请求也要占 KV。`,
 });
 
+/** What demo 02.2 measures on 4 replicas (round robin vs threshold affinity), in words, for 4(b)'s explanation. */
+function totalCacheMeasured(): string {
+  const t = runDemo("02.2", { replicas: [REPLICAS] });
+  const rr = rowsWhere(t, { replicas: REPLICAS, policy: "roundRobin" })[0];
+  const aff = rowsWhere(t, { replicas: REPLICAS, policy: "thresholdAffinity" })[0];
+  if (!rr || !aff) return "";
+  const n = (x: unknown, d: number) => Number(x).toFixed(d);
+  return `讲义说轮转下整个集群只存着十来份不同的文档；我们的模拟（代码 02 演示 2，${REPLICAS} 个副本）量到的没有这么极端：轮转的复制倍数 ${n(rr.replication, 2)}，去重后的缓存内容约合 ${n(rr.distinctDocs, 0)} 份文档，阈值亲和约 ${n(aff.distinctDocs, 0)} 份。轮转真正吃亏的地方是：一个请求只能命中它**落到的**那个副本的缓存——派发时集群里某处缓存着它的前缀的比例是 ${n(rr.oracleHitRate, 2)}，实际命中只有 ${n(rr.hitRate, 2)}。`;
+}
+
 registerExercise({
   id: "4b",
   question: "4 个副本理想分区（互不重复）时，集群一共能缓存几份不同的文档？（轮转时呢？先想，参考答案里讨论）",
@@ -223,7 +233,7 @@ registerExercise({
   precision: "给整数",
   hint: "理想分区时 4 个副本互不重复：一个副本的份数 × 4。",
   explanation: () =>
-    `理想分区时 ${REPLICAS} 个副本各存各的，约 **${docsPerReplica() * REPLICAS}** 份。轮转下四个副本看到的是同一股请求流，留下的都是当下最热的那十来份，彼此重复，整个集群也就存着十来份不同的文档（代码 02 演示 2 量的复制倍数说的就是这种重复）。`,
+    `理想分区时 ${REPLICAS} 个副本各存各的，约 **${docsPerReplica() * REPLICAS}** 份。${totalCacheMeasured()}`,
 });
 
 registerExercise({

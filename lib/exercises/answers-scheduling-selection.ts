@@ -91,14 +91,12 @@ registerExercise({
   reference: () => Number(caseRow("llmSelector", "C+C").evaluated),
   slots: [{ label: "评估的分配数", relTolerance: 0, mistakes: [{ value: 10, relTolerance: 0, message: "10 是论文在 TableArithmetic 上报告的数；数一数演示 04.1 里 LLMSelector 实际跑了几轮（含确认收敛的轮次）" }] }],
   precision: "给整数",
-  hint: "看演示 04.1 表格下的注释：LLMSelector 从 C+C 出发走了几轮；每轮评估 K = 5 个分配（5 个模型）。",
+  hint: "看演示 04.1 的表：LLMSelector 从 C+C 出发的路径走了几轮；每轮评估 K = 5 个分配（5 个模型）。",
   explanation: () => {
-    const t = caseStudy();
-    const note = (t.notes ?? []).find((n) => n.startsWith("LLMSelector path from C+C:")) ?? "";
-    const m = /from C\+C: (.*) \((\d+) rounds × (\d+) = (\d+) allocations\)/.exec(note);
-    const evaluated = caseRow("llmSelector", "C+C").evaluated;
-    const path = m ? `路径 ${m[1]}，共 ${m[2]} 轮 × ${m[3]} = ` : "";
-    return `${path}**${evaluated}** 个分配。我们用的是开源实现的停止规则：找到最优分配之后，还要再跑几轮、确认分配不再变化才停，这几轮也计入预算。论文在 TableArithmetic 上报告的 10 个，看起来只数到第一次到达最优为止（2 轮 × 5），没算确认收敛的轮次。比较不同论文的"预算"时，先弄清这一部分算没算。`;
+    const row = caseRow("llmSelector", "C+C");
+    const steps = String(row.path ?? "").split(" → ");
+    const rounds = Math.max(0, steps.length - 1);
+    return `路径 ${row.path}，共 ${rounds} 轮；讲义和我们按每轮 K = 5 个计，**${row.evaluated}** 个分配（作者开源代码的计数器每轮只加 K − 1 = 4 个，同一条路径记作 ${row.evaluatedReleased} 个）。我们用的是开源实现的停止规则：找到最优分配之后，还要再跑几轮、确认分配不再变化才停，这几轮也计入预算。论文在 TableArithmetic 上报告的 10 个，看起来只数到第一次到达最优为止（2 轮 × 5），没算确认收敛的轮次。比较不同论文的"预算"时，先弄清这一部分算没算、每轮算 K 个还是 K − 1 个。`;
   },
 });
 
