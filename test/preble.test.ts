@@ -446,7 +446,7 @@ describe("bad options throw a clear error", () => {
     [{ windowSeconds: 0 }, /windowSeconds/],
     [{ rebalance: "yes" }, /rebalance/],
     [{ autoscaleFactor: 1 }, /autoscaleFactor/],
-    [{ bogus: 1 }, /bogus.*not an option of router preble/],
+    [{ bogus: 1 }, /参数 bogus：不是路由器 preble 的选项/],
   ])("%o", (options, message) => {
     expect(() => createRouter("preble", ctx, options)).toThrow(ParameterError);
     expect(() => createRouter("preble", ctx, options)).toThrow(message);

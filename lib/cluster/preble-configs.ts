@@ -6,7 +6,7 @@ import "./preble-local";
 
 export interface ClusterConfiguration {
   name: string;
-  /** one line for tables and the notebook */
+  /** one line for tables and the notebook (Chinese: readers see it) */
   description: string;
   router: string;
   routerOptions: Record<string, unknown>;
@@ -18,35 +18,35 @@ const E2_ONLY = { rebalance: false, autoscale: false, pairing: false };
 export const CLUSTER_CONFIGURATIONS: Readonly<Record<string, ClusterConfiguration>> = {
   baseline: {
     name: "baseline",
-    description: "round robin + longest-prefix-first on every replica (SGLang per replica, Preble's baseline)",
+    description: "轮转 + 每个副本最长前缀优先（每个副本一份 SGLang，Preble 论文的基线）",
     router: "roundRobin",
     routerOptions: {},
     localPolicy: "lpf",
   },
   cacheAwareGuarded: {
     name: "cacheAwareGuarded",
-    description: "SGLang-router-like cache-aware routing with a load guard (§2.5) + FCFS engines, as in §2",
+    description: "仿 SGLang 路由器的缓存感知路由加负载保护（§2.5），副本内 FCFS，与第 2 节相同",
     router: "cacheAwareGuarded",
     routerOptions: {},
     localPolicy: "fcfs",
   },
   e2: {
     name: "e2",
-    description: "Preble's E2 with load cost L + M + P only (no rebalancing, autoscaling or pairing) + FCFS",
+    description: "只有 E2 和负载代价 L + M + P（不再平衡、不自动扩展、不搭配），副本内 FCFS",
     router: "preble",
     routerOptions: { ...E2_ONLY },
     localPolicy: "fcfs",
   },
   "e2+rebalance": {
     name: "e2+rebalance",
-    description: "E2 + post-assignment rebalancing (Th_bal = 1.5) + FCFS",
+    description: "E2 加事后再平衡（Th_bal = 1.5），副本内 FCFS",
     router: "preble",
     routerOptions: { ...E2_ONLY, rebalance: true },
     localPolicy: "fcfs",
   },
   preble: {
     name: "preble",
-    description: "full Preble: E2 + rebalancing + autoscaling + prefill/decode pairing + priority groups",
+    description: "完整的 Preble：E2、再平衡、自动扩展、prefill/decode 搭配，副本内优先级组",
     router: "preble",
     routerOptions: { rebalance: true, autoscale: true, pairing: true },
     localPolicy: "priority",

@@ -76,7 +76,7 @@ export function prebleOptions(replicas: number, kvCapacity: number, o: Record<st
   checkKnownKeys("路由器 preble ", o, OPTION_NAMES);
   const bool = (name: keyof PrebleOptions, fallback: boolean): boolean => {
     const v = o[name] ?? fallback;
-    if (typeof v !== "boolean") throw new ParameterError(name, `must be true or false, got ${String(v)}`);
+    if (typeof v !== "boolean") throw new ParameterError(name, `应为 true 或 false，实际是 ${JSON.stringify(v)}`);
     return v;
   };
   const d = PREBLE_DEFAULTS;
@@ -262,6 +262,8 @@ export class PrebleRouter implements Router {
   private sumP = 0;
   private costDecisions = 0;
   private decisionsWithM = 0;
+  private exploreSameAsL = 0;
+  private exploreSameAsCount = 0;
   private noticesApplied = 0;
   private noticesIgnored = 0;
   readonly autoscaleEvents: AutoscaleEvent[] = [];
@@ -571,6 +573,15 @@ export class PrebleRouter implements Router {
         chosen = bestPair;
         kind = PAIRING;
       }
+      // What a simpler rule would have chosen (pitfall 5): the lowest L alone, the fewest requests in the window.
+      let byL = 0;
+      let byCount = 0;
+      for (let g = 1; g < R; g++) {
+        if (this.costL[g] < this.costL[byL]) byL = g;
+        if (this.windowRequestsPerGpu[g] < this.windowRequestsPerGpu[byCount]) byCount = g;
+      }
+      if (byL === chosen) this.exploreSameAsL++;
+      if (byCount === chosen) this.exploreSameAsCount++;
     }
     this.kindCounts[kind]++;
     const L = this.costL[chosen];
@@ -717,6 +728,8 @@ export class PrebleRouter implements Router {
       meanM: n ? this.sumM / n : NaN,
       meanP: n ? this.sumP / n : NaN,
       decisionsWithEviction: this.decisionsWithM,
+      exploreSameAsL: this.exploreSameAsL,
+      exploreSameAsCount: this.exploreSameAsCount,
       noticesApplied: this.noticesApplied,
       noticesIgnored: this.noticesIgnored,
       globalTreeNodes: this.tree.nodeCount,

@@ -14,6 +14,8 @@ function column(table: Table, key: string): Column {
  * values the glossary knows), the value itself otherwise. */
 function label(table: Table, key: string, value: unknown): string {
   const c = table.columns.find((col) => col.key === key);
+  if (c && typeof c.format === "function") return c.format(value);
+  if (typeof value === "boolean") return value ? "是" : "否";
   if (c && (c.format === "name" || c.format === "text" || c.format === undefined)) return displayName(value);
   return String(value);
 }
@@ -107,4 +109,43 @@ export function heatmap(options: { z: number[][]; x: string[]; y: string[]; titl
     ],
     layout: { title: options.title, xaxis: { title: options.xTitle, type: "category" }, yaxis: { title: options.yTitle, type: "category" } },
   };
+}
+
+/** Bars of several numeric columns side by side for each x category: one bar colour per column, the legend shows the
+ * columns' labels (e.g. L, M and P of a cost breakdown, or mean and P99 latency). */
+export function columnBars(table: Table, o: { x: string; columns: string[]; title?: string; logY?: boolean; xTitle?: string; yTitle?: string; legendTitle?: string }): Figure {
+  return {
+    data: o.columns.map((key) => ({
+      type: "bar",
+      name: headerText(column(table, key)),
+      x: table.rows.map((r) => label(table, o.x, r[o.x])),
+      y: table.rows.map((r) => r[key]),
+    })),
+    layout: {
+      title: o.title ?? table.title,
+      barmode: "group",
+      xaxis: { title: o.xTitle ?? headerText(column(table, o.x)), type: "category" },
+      yaxis: { title: o.yTitle ?? "", ...(o.logY ? logAxis() : {}) },
+      legend: { title: { text: o.legendTitle ?? "" } },
+    },
+  };
+}
+
+/** A heatmap of a long table: one cell per (x, y) pair with the value of column z (missing pairs are 0). */
+export function heatmapOf(table: Table, o: { x: string; y: string; z: string; title?: string; xTitle?: string; yTitle?: string; zRange?: [number, number] }): Figure {
+  const xs = [...new Set(table.rows.map((r) => r[o.x]))];
+  const ys = [...new Set(table.rows.map((r) => r[o.y]))];
+  const at = new Map(table.rows.map((r) => [`${String(r[o.x])}\u0000${String(r[o.y])}`, r[o.z] as number]));
+  const fig = heatmap({
+    z: ys.map((y) => xs.map((x) => at.get(`${String(x)}\u0000${String(y)}`) ?? 0)),
+    x: xs.map((x) => label(table, o.x, x)),
+    y: ys.map((y) => label(table, o.y, y)),
+    title: o.title ?? table.title,
+    xTitle: o.xTitle ?? headerText(column(table, o.x)),
+    yTitle: o.yTitle ?? headerText(column(table, o.y)),
+    zTitle: headerText(column(table, o.z)),
+    text: false,
+  });
+  if (o.zRange) Object.assign(fig.data[0], { zmin: o.zRange[0], zmax: o.zRange[1] });
+  return fig;
 }
