@@ -13,7 +13,7 @@ import { REPLICAS_DOC } from "./preble-common";
 import { defineDemo } from "./registry";
 
 const num = (x: unknown): number => x as number;
-const PREBLE_CONFIGURATIONS = ["e2", "e2+rebalance", "preble"];
+const PREBLE_CONFIGURATIONS = ["e2", "e2+rebalance", "preble", "prebleReleased"];
 
 type SamplesParams = { configurations: string[]; replicas: number; seed: number | string };
 
@@ -24,17 +24,31 @@ function samplesOfOneProblem(seed: number | string) {
   return w.requests.filter((r) => r.tags?.problem === problem);
 }
 
-function samplesClaim(configuration: string, says: string): Claim<SamplesParams> {
+/** Where the samples went under one configuration. */
+function samplesOn(t: Parameters<Claim["judge"]>[0], configuration: string) {
+  const rows = needRows(t, { policy: configuration });
+  const gpus = new Set(rows.map((r) => r.gpu));
+  const recomputed = rows.filter((r) => num(r.missed) > num(r.cached) || r.gpu !== rows[0].gpu).length;
+  return { holds: gpus.size === 1, ours: `${rows.length} 份落在 ${gpus.size} 块 GPU 上（${[...gpus].join("、")}），要从头算提示的 ${recomputed} 份` };
+}
+
+/** The claim for E2 alone, or for full Preble under the lecture's and the released reading. */
+function samplesClaim(configuration: "e2" | "preble", says: string): Claim<SamplesParams> {
   return {
     id: `one-gpu-${configuration}`,
     says,
     lecture: "第一份还没算完，后面 7 份就已经知道“这个题目将在 GPU 3 上”，于是跟过去",
     judge: (t, p) => {
-      needParam(p.configurations.includes(configuration), `需要配置 ${displayName(configuration)}（参数 configurations）`);
-      const rows = needRows(t, { policy: configuration });
-      const gpus = new Set(rows.map((r) => r.gpu));
-      const recomputed = rows.filter((r) => num(r.missed) > num(r.cached) || r.gpu !== rows[0].gpu).length;
-      return { holds: gpus.size === 1, ours: `${rows.length} 份落在 ${gpus.size} 块 GPU 上（${[...gpus].join("、")}），要从头算提示的 ${recomputed} 份` };
+      if (configuration === "e2") {
+        needParam(p.configurations.includes("e2"), "需要配置 E2（参数 configurations）");
+        return samplesOn(t, "e2");
+      }
+      const readings = [
+        { reading: "讲义的读法（改派请求的再平衡）", c: "preble" },
+        { reading: "开源代码的读法（迁移重要节点）", c: "prebleReleased" },
+      ].filter((x) => p.configurations.includes(x.c));
+      needParam(readings.length > 0, "需要配置 preble 或 prebleReleased（参数 configurations）");
+      return readings.map((x) => ({ reading: x.reading, ...samplesOn(t, x.c) }));
     },
   };
 }
@@ -43,7 +57,7 @@ export const samplesDemo = defineDemo<SamplesParams>({
   id: "03.7",
   section: "§3.1",
   title: "派发时就更新全局树：同一道题的几份解答几乎同时到达",
-  defaults: { configurations: ["e2", "preble"], replicas: 4, seed: 3 },
+  defaults: { configurations: ["e2", "preble", "prebleReleased"], replicas: 4, seed: 3 },
   describe: {
     configurations: { meaning: "用哪些 Preble 配置做决定", range: `非空数组，每项为 ${PREBLE_CONFIGURATIONS.join("、")} 之一` },
     replicas: REPLICAS_DOC,
@@ -81,7 +95,7 @@ export const samplesDemo = defineDemo<SamplesParams>({
   },
   claims: [
     samplesClaim("e2", "只有 E2 时，第 1 份探索，后面几份都“利用”同一块 GPU：全局树在派发时就写着“这段提示在那块 GPU 上”，这道题只算一遍"),
-    samplesClaim("preble", "完整的 Preble 也一样把这几份留在同一块 GPU 上（再平衡不该在冷启动时把命中扔掉）"),
+    samplesClaim("preble", "完整的 Preble 也一样把这几份留在同一块 GPU 上：再平衡要等派发满 50 × GPU 数个请求、而且只在最忙的 GPU 真有更多在途请求时才改派，冷启动时不会把命中扔掉"),
   ],
 });
 
