@@ -165,7 +165,7 @@ const CLAIMS: Claim<Fig3Params>[] = [
       needParam((p.rates.videoQA ?? []).includes(8), "需要视频问答 8 请求/秒这一档（参数 rates.videoQA）");
       const a = num(needRows(t, { workload: "videoQA", rate: 8, policy: "e2+rebalance" })[0].meanLatency);
       const b = num(needRows(t, { workload: "videoQA", rate: 8, policy: "preble" })[0].meanLatency);
-      return { holds: a > 1.5 * b, ours: `${f(a, 1)} → ${f(b, 1)} 秒（${times(a / b, 1)}）`, remark: "两者的路由也不同（搭配、自动扩展），副本内排队单独的作用见 03.5" };
+      return { holds: a > 1.5 * b, ours: `${f(a, 1)} → ${f(b, 1)} 秒（${times(a / b, 1)}）`, remark: "两者的副本内排队不同（FCFS 对优先级组），路由也不全同；排队相同时再比见 03.10" };
     },
   },
 ];

@@ -19,6 +19,7 @@ export const SMALL: Record<string, Record<string, unknown>> = {
   "03.7": {},
   "03.8": {},
   "03.9": { requests: 2000, repeats: 1 },
+  "03.10": { rates: { videoQA: 8 }, minRequests: 200, minSeconds: 0 },
 
   // §4–§5
 
