@@ -14,7 +14,7 @@ export const FIG3_RATES: Readonly<Record<string, readonly number[]>> = {
   videoQA: [2, 4, 6, 8],
   toolCalling: [16, 32, 48, 64],
   programming: [4, 8, 12, 16],
-  agent: [20, 40, 80],
+  agent: [20, 40, 60],
 };
 
 const num = (x: unknown): number => x as number;

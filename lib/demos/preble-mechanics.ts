@@ -186,7 +186,7 @@ export const schedulerSpeedDemo = defineDemo<SpeedParams>({
   id: "03.9",
   section: "§3.6",
   title: "全局调度器有多快：一次送进大量请求，数每秒的决定",
-  defaults: { workload: "toolCalling", requests: 20000, replicas: 4, repeats: 3 },
+  defaults: { workload: "toolCalling", requests: 10000, replicas: 4, repeats: 3 },
   describe: {
     workload: { meaning: "前缀树：toolCalling（200 个工具前缀，最复杂）或 videoQA（最简单）", range: "toolCalling、videoQA 之一" },
     requests: { meaning: "同时到达的请求数", range: "1,000–200,000 的整数" },

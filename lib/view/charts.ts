@@ -45,6 +45,16 @@ export interface ChartOptions {
   logY?: boolean;
   xTitle?: string;
   yTitle?: string;
+  /** columns (or row keys) with the low and high end of each y (e.g. the range over seeds): drawn as error bars */
+  yLow?: string;
+  yHigh?: string;
+}
+
+/** Plotly error bars from the rows' yLow / yHigh values (none when the options do not name them). */
+function errorBars(rows: Table["rows"], o: ChartOptions): Record<string, unknown> | undefined {
+  if (!o.yLow || !o.yHigh) return undefined;
+  const y = rows.map((r) => r[o.y] as number);
+  return { type: "data", symmetric: false, array: rows.map((r, i) => (r[o.yHigh as string] as number) - y[i]), arrayminus: rows.map((r, i) => y[i] - (r[o.yLow as string] as number)) };
 }
 
 /** A log axis labels every decade with its value (1, 10, 100 …), not Plotly's leading digits ("2" for 20). */
@@ -69,6 +79,7 @@ export function bars(table: Table, o: ChartOptions): Figure {
       name: g.name,
       x: g.rows.map((r) => label(table, o.x, r[o.x])),
       y: g.rows.map((r) => r[o.y]),
+      error_y: errorBars(g.rows, o),
     })),
     // Bars stand on categories even when they look numeric (replicas 2, 4, 8 must not leave gaps at 3, 5, 6, 7).
     layout: (() => {
@@ -148,4 +159,47 @@ export function heatmapOf(table: Table, o: { x: string; y: string; z: string; ti
   });
   if (o.zRange) Object.assign(fig.data[0], { zmin: o.zRange[0], zmax: o.zRange[1] });
   return fig;
+}
+
+const PALETTE = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf"];
+
+/** Lines with markers in a grid of small charts, one per value of `facet` (e.g. one per workload): the same group
+ * has the same colour in every panel and one legend entry; each panel has its own y range. `markWhen` names a boolean
+ * column whose true rows are drawn with a cross (e.g. overloaded cells). */
+export function facetLines(table: Table, o: ChartOptions & { facet: string; columns?: number; markWhen?: string }): Figure {
+  const facetValues = [...new Set(table.rows.map((r) => r[o.facet]))];
+  const cols = Math.min(o.columns ?? 3, facetValues.length);
+  const rowsCount = Math.ceil(facetValues.length / cols);
+  const groupNames = groups(table, o.group).map((g) => g.name);
+  const data: Array<Record<string, unknown>> = [];
+  const layout: Record<string, unknown> = {
+    title: o.title ?? table.title,
+    grid: { rows: rowsCount, columns: cols, pattern: "independent", ygap: 0.35, xgap: 0.12 },
+    legend: o.group ? { title: { text: headerText(column(table, o.group)) } } : undefined,
+    height: 300 * rowsCount + 80,
+    annotations: [] as unknown[],
+  };
+  facetValues.forEach((fv, i) => {
+    const sub = { ...table, rows: table.rows.filter((r) => r[o.facet] === fv) };
+    const axis = i === 0 ? "" : String(i + 1);
+    for (const g of groups(sub, o.group)) {
+      data.push({
+        type: "scatter",
+        mode: "lines+markers",
+        name: g.name,
+        legendgroup: g.name,
+        showlegend: i === 0,
+        line: { color: PALETTE[groupNames.indexOf(g.name) % PALETTE.length] },
+        marker: o.markWhen ? { symbol: g.rows.map((r) => (r[o.markWhen as string] === true ? "x" : "circle")), size: g.rows.map((r) => (r[o.markWhen as string] === true ? 10 : 6)) } : undefined,
+        x: g.rows.map((r) => r[o.x]),
+        y: g.rows.map((r) => r[o.y]),
+        xaxis: `x${axis}`,
+        yaxis: `y${axis}`,
+      });
+    }
+    layout[`xaxis${axis}`] = { title: i === 0 || i >= facetValues.length - cols ? o.xTitle ?? headerText(column(table, o.x)) : "", ...(o.logX ? logAxis() : {}) };
+    layout[`yaxis${axis}`] = { title: i % cols === 0 ? o.yTitle ?? headerText(column(table, o.y)) : "", ...(o.logY ? logAxis() : {}) };
+    (layout.annotations as unknown[]).push({ text: `<b>${label(table, o.facet, fv)}</b>`, xref: `x${axis} domain`, yref: `y${axis} domain`, x: 0.5, y: 1.12, showarrow: false, xanchor: "center" });
+  });
+  return { data, layout: layout as Figure["layout"] };
 }

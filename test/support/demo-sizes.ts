@@ -20,6 +20,7 @@ export const SMALL: Record<string, Record<string, unknown>> = {
   "03.8": {},
   "03.9": { requests: 2000, repeats: 1 },
   "03.10": { rates: { videoQA: 8 }, minRequests: 200, minSeconds: 0 },
+  "03.11": { rate: 32, minRequests: 300, minSeconds: 0 },
 
   // §4–§5
 
