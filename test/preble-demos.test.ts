@@ -36,6 +36,7 @@ describe("verdicts at default parameters", () => {
       "largest-ratio-overloaded": ["holds", "holds"],
       "simple-not-worse": "holds",
       "preble-wins-at-top": "holds",
+      "programming-cold-start": "holds",
       "gap-at-video-8": "holds",
     },
     "03.2": {

@@ -176,7 +176,8 @@ export function facetLines(table: Table, o: ChartOptions & { facet: string; colu
     title: o.title ?? table.title,
     grid: { rows: rowsCount, columns: cols, pattern: "independent", ygap: 0.35, xgap: 0.12 },
     legend: o.group ? { title: { text: headerText(column(table, o.group)) } } : undefined,
-    height: 300 * rowsCount + 80,
+    height: 300 * rowsCount + 100,
+    margin: { t: 100 },
     annotations: [] as unknown[],
   };
   facetValues.forEach((fv, i) => {
