@@ -22,6 +22,10 @@ import {
   Router,
   Segment,
   simulateCluster,
+  decideUnfinished,
+  CLUSTER_CONFIGURATIONS,
+  priorityGroupsPerIteration,
+  resolveLocalPolicy,
 } from "../lib/cluster/index";
 
 const step = new StepModel("MISTRAL_7B", "A6000");
@@ -209,9 +213,11 @@ describe("load cost L + M + P (Algorithm 2) by hand", () => {
 });
 
 describe("rebalancing", () => {
-  /** GPU 0 holds document D; GPU 1 gets filler work. Returns the router and an exploit request for D. */
+  /** GPU 0 holds document D; GPU 1 gets filler work. Returns the router and an exploit request for D. Rebalancing may
+   * act from the first dispatch here (rebalanceAfter 0); GPU 0 has a request outstanding, GPU 1 none (busy2). */
+  const busy2 = stubView(2, { outstanding: [1, 0] });
   function scenario(thBal: number, fillers: number) {
-    const r = router(2, { rebalance: true, thBal, capacityTokens: 100_000 });
+    const r = router(2, { rebalance: true, thBal, capacityTokens: 100_000, rebalanceAfter: 0 });
     dispatch(r, request([{ id: 60, tokens: 4000 }, { id: 61, tokens: 50 }]), 0);
     for (let i = 0; i < fillers; i++) dispatch(r, request([{ id: 70 + i, tokens: 300 }]), 1);
     return { r, q: request([{ id: 60, tokens: 4000 }, { id: 62, tokens: 50 }]) };
@@ -223,9 +229,9 @@ describe("rebalancing", () => {
     expect(ratio).toBeGreaterThan(1);
     // At Th_bal = the ratio itself the condition is not met; just below it, it is.
     const at = scenario(ratio, 1);
-    expect(at.r.route(at.q, stubView(2))).toBe(0);
+    expect(at.r.route(at.q, busy2)).toBe(0);
     const below = scenario(ratio * (1 - 1e-9), 1);
-    expect(below.r.route(below.q, stubView(2))).toBe(1);
+    expect(below.r.route(below.q, busy2)).toBe(1);
     expect(below.r.stats()).toMatchObject({ rebalance: 1, exploit: 0 });
   });
 
@@ -238,18 +244,47 @@ describe("rebalancing", () => {
         const busiest = L1 > L0 ? 1 : 0;
         const lightest = L1 < L0 ? 1 : 0;
         const expected = busiest === 0 && lightest === 1 && L0 > thBal * L1 ? 1 : 0;
-        expect(r.route(q, stubView(2)), `Th_bal ${thBal}, ${fillers} fillers, L = ${L0}, ${L1}`).toBe(expected);
+        expect(r.route(q, busy2), `Th_bal ${thBal}, ${fillers} fillers, L = ${L0}, ${L1}`).toBe(expected);
       }
     }
   });
 
-  it("does not fire before `rebalanceAfter` dispatches, nor when disabled", () => {
+  it("does not fire before `rebalanceAfter` dispatches (default 50 per GPU, gsw:378), nor when disabled", () => {
     const late = new PrebleRouter({ replicas: 2, step, kvCapacity: capacity }, { rebalance: true, autoscale: false, pairing: false, rebalanceAfter: 5 });
     dispatch(late, request([{ id: 80, tokens: 4000 }]), 0);
-    expect(late.route(request([{ id: 80, tokens: 4000 }, { id: 81, tokens: 10 }]), stubView(2))).toBe(0);
+    expect(late.route(request([{ id: 80, tokens: 4000 }, { id: 81, tokens: 10 }]), busy2)).toBe(0);
+    expect(new PrebleRouter({ replicas: 3, step, kvCapacity: capacity }).options.rebalanceAfter).toBe(150);
     const off = router(2);
     dispatch(off, request([{ id: 80, tokens: 4000 }]), 0);
-    expect(off.route(request([{ id: 80, tokens: 4000 }, { id: 81, tokens: 10 }]), stubView(2))).toBe(0);
+    expect(off.route(request([{ id: 80, tokens: 4000 }, { id: 81, tokens: 10 }]), busy2)).toBe(0);
+  });
+
+  it("does not fire on an idle cluster: past the warm-up, a cached document's GPU with only finished history keeps its request", () => {
+    // 3 GPUs; an 8,020-token document was computed on GPU 0; 150 small requests (the warm-up) ran on GPUs 0 and 1
+    // and finished. GPU 0's window load is far above GPU 2's (none) — but nothing is outstanding anywhere.
+    const r = router(3, { rebalance: true, capacityTokens: 100_000 });
+    const D = { id: 140, tokens: 8020 };
+    finish(r, dispatch(r, request([D, { id: 141, tokens: 30 }]), 0, 0), 3);
+    for (let i = 0; i < 150; i++) finish(r, dispatch(r, request([{ id: 1400 + i, tokens: 200 }]), i % 2, 4 + i * 0.01), 5 + i * 0.01);
+    expect(r.windowLoad(0)).toBeGreaterThan(1.5 * r.windowLoad(2));
+    const q = request([D, { id: 142, tokens: 30 }]);
+    expect(r.route(q, stubView(3, { now: 10 }))).toBe(0);
+    expect(r.stats()).toMatchObject({ rebalance: 0, exploit: 1 });
+    // The same history with two requests outstanding on GPU 0 and none on GPU 2: the redirect fires.
+    expect(r.route(q, stubView(3, { now: 10, outstanding: [2, 0, 0] }))).toBe(2);
+    expect(r.stats()).toMatchObject({ rebalance: 1 });
+  });
+
+  it("the §3.1 samples: eight simultaneous requests for one problem land on one GPU under full Preble", () => {
+    const w = generateWorkload("programming", { rate: 4, seed: 3, requestCount: 8 });
+    const samples = w.requests.filter((x) => x.tags?.problem === w.requests[0].tags?.problem);
+    expect(samples.length).toBe(8);
+    for (const c of ["e2", "e2+rebalance", "preble", "prebleReleased"]) {
+      const gpus = decideUnfinished(samples, 4, CLUSTER_CONFIGURATIONS[c].routerOptions).map((d) => d.gpu);
+      expect(new Set(gpus).size, c).toBe(1);
+    }
+    // Before the fix (rebalancing from the first dispatch) full Preble spread them over 4 GPUs.
+    expect(new Set(decideUnfinished(samples, 4, { ...CLUSTER_CONFIGURATIONS.preble.routerOptions, rebalanceAfter: 0 }).map((d) => d.gpu)).size).toBe(4);
   });
 });
 
@@ -410,6 +445,171 @@ describe("local policies", () => {
   });
 });
 
+describe("both readings: each option changes what its source line says", () => {
+  it("decodeEstimate released (gsw:152–159, 195–197, 368–369): outstanding requests × the node's last output length × the median measured TPOT, seeded 0.15 s", () => {
+    const X = { id: 150, tokens: 2000 };
+    const Y = { id: 151, tokens: 1500 };
+    const r = router(2, { decodeEstimate: "released", capacityTokens: 100_000 });
+    const a = dispatch(r, request([X, { id: 152, tokens: 100 }], 40), 0, 0);
+    dispatch(r, request([X, { id: 153, tokens: 100 }], 60), 0, 0);
+    dispatch(r, request([Y, { id: 154, tokens: 100 }], 10), 1, 0);
+    const p0 = prefill(2100, 0) + prefill(100, 2000);
+    // Both of X's outstanding requests are priced at the last one's 60 tokens; the TPOT median is the seed 0.15 s.
+    expect(r.windowLoad(0)).toBeCloseTo(p0 + 2 * 60 * 0.15, 9);
+    expect(r.windowLoad(1)).toBeCloseTo(prefill(1600, 0) + 1 * 10 * 0.15, 9);
+    // A finishes with a measured TPOT of 0.05 s: one outstanding request left, the median of {0.15, 0.05} is 0.1.
+    a.start = 0;
+    a.firstToken = 1;
+    a.finish = 1 + 39 * 0.05;
+    r.onFinish(a, stubView(2, { now: a.finish }));
+    expect(r.windowLoad(0)).toBeCloseTo(p0 + 1 * 60 * 0.1, 9);
+    // The lecture's reading for the same dispatches: window requests × mean output × single-request decode.
+    const l = router(2, { capacityTokens: 100_000 });
+    dispatch(l, request([X, { id: 152, tokens: 100 }], 40), 0, 0);
+    dispatch(l, request([X, { id: 153, tokens: 100 }], 60), 0, 0);
+    expect(l.windowLoad(0)).toBeCloseTo(p0 + 45 * 2 * tpot(2100), 9);
+  });
+
+  it("evictionEstimate memoryFull (gsw:161–167, 280–289): every placement evicts the request's new tokens, each important node costing miss rate × count × T", () => {
+    const D = { id: 160, tokens: 3000 };
+    const make = (evictionEstimate: string) => {
+      const r = router(2, { evictionEstimate, capacityTokens: 100_000 });
+      finish(r, dispatch(r, request([D, { id: 161, tokens: 100 }]), 0, 0), 1);
+      finish(r, dispatch(r, request([D, { id: 162, tokens: 100 }]), 0, 2), 3);
+      return r;
+    };
+    const q = request([{ id: 163, tokens: 500 }]);
+    expect(make("freeSpace").loadCosts(q, { now: 4 })[0].M).toBe(0); // plenty of free memory
+    // D's two window requests held 0 and 3,000 of their 3,100 prompt tokens in the global tree: miss rate 1 − 3000/6200.
+    // GPU 0's idle list is [q161, q162, D] (leaves first); 500 new tokens evict q161 (100, not important),
+    // q162 (100, not important) and D (important).
+    const missRate = 1 - 3000 / 6200;
+    expect(make("memoryFull").loadCosts(q, { now: 4 })[0].M).toBeCloseTo(missRate * 2 * prefill(3000, 0), 9);
+    expect(make("memoryFull").loadCosts(q, { now: 4 })[1].M).toBe(0); // nothing idle on GPU 1
+  });
+
+  it("pairingRule released (gsw:329–330, simulator.py:349–364): an explore request goes to the GPU with the highest 30 s hit ratio when it is ≥ 0.7", () => {
+    const admit = (r: PrebleRouter, gpu: number, cached: number, at: number) => {
+      const rec = dispatch(r, request([{ id: 170 + gpu * 10 + Math.floor(at), tokens: 1000 }]), gpu, at);
+      rec.start = at;
+      rec.cachedTokens = cached;
+      return rec;
+    };
+    const r = router(3, { pairing: true, pairingRule: "released", capacityTokens: 100_000 });
+    admit(r, 1, 800, 1); // GPU 1: hit 0.8, still running
+    finish(r, admit(r, 2, 900, 2), 3); // GPU 2: hit 0.9, finished
+    const q = request([{ id: 199, tokens: 700 }]);
+    expect(r.hitRatio(1, 10)).toBeCloseTo(0.8, 9);
+    expect(r.hitRatio(2, 10)).toBeCloseTo(0.9, 9);
+    expect(r.route(q, stubView(3, { now: 10 }))).toBe(2);
+    expect(r.stats()).toMatchObject({ pairing: 1 });
+    // 40 s later both admissions are out of the 30 s window: plain explore (the lowest load cost: GPU 0, no load).
+    expect(r.route(request([{ id: 198, tokens: 700 }]), stubView(3, { now: 40 }))).toBe(0);
+    // Ours would not pair here (no GPU is decode-heavy in this view).
+    const ours = router(3, { pairing: true, capacityTokens: 100_000 });
+    admit(ours, 1, 800, 1);
+    expect(ours.route(q, stubView(3, { now: 10 }))).toBe(0);
+  });
+
+  it("rebalanceAction migrate (gsw:377–462): the busiest GPU's important nodes move, cheapest first, to the lightest until the loads are within Th_bal", () => {
+    // Three documents, two requests each, all dispatched to GPU 0 in the order 180, 180, 181, 181, 182, 182; the rule
+    // runs after every dispatch. A node's cost on GPU 0 = Σ over its requests of prefill + 45 × single-request decode.
+    const docs = [{ id: 180, tokens: 1000 }, { id: 181, tokens: 2000 }, { id: 182, tokens: 3000 }];
+    const cost = (d: Segment, n: number) => n * (prefill(d.tokens + 10, 0) + 45 * tpot(d.tokens + 10)) - (n > 1 ? prefill(d.tokens + 10, 0) - prefill(10, d.tokens) : 0);
+    const [c0, c1, c2] = docs.map((d) => cost(d, 2));
+    // By hand: after dispatch 4 the candidates (count > 1) are 180 and 181; 180 is cheaper and L0 − c0 = c1 ≥ L1 + c0 = c0,
+    // so it moves; then c1 < 1.5 · c0 stops the loop. After dispatch 6 the candidates are 181 and 182, and moving 181
+    // would overshoot (L0 − c1 = c2 < L1 + c1 = c0 + c1). One migration: 180 to GPU 1.
+    expect(c1).toBeGreaterThanOrEqual(c0);
+    expect(c1).toBeLessThan(1.5 * c0);
+    expect(c2).toBeLessThan(c0 + c1);
+    const r = router(2, { rebalance: true, rebalanceAction: "migrate", rebalanceAfter: 0, capacityTokens: 200_000 });
+    let t = 0;
+    for (const d of docs) for (let k = 0; k < 2; k++) dispatch(r, request([d, { id: 1800 + t, tokens: 10 }]), 0, t++);
+    expect(r.migrations.map((m) => [m.segment, m.from, m.to])).toEqual([[180, 0, 1]]);
+    // The node's window load moved with it; the document now lives on GPU 1 alone, so its next request exploits there.
+    expect(r.windowLoad(1)).toBeCloseTo(c0, 6);
+    expect(r.windowLoad(0)).toBeCloseTo(c1 + c2, 6);
+    expect(r.globalMatch(request([docs[0], { id: 1899, tokens: 10 }]), t).candidates).toEqual([1]);
+    // The lecture's action never moves nodes.
+    const redirect = router(2, { rebalance: true, rebalanceAfter: 0, capacityTokens: 200_000 });
+    t = 0;
+    for (const d of docs) for (let k = 0; k < 2; k++) dispatch(redirect, request([d, { id: 1800 + t, tokens: 10 }]), 0, t++);
+    expect(redirect.stats().migrated).toBe(0);
+  });
+
+  it("priority rotation: quota across iterations (ours, k = 1) vs one group per iteration (released, k = 10, rpc:474–486, 790–801)", () => {
+    // 30 requests of group 5 and 30 of group 0; each iteration the engine admits at most 2 from the order it gets.
+    const waitingOf = () => {
+      const cached = new Map<RequestRecord, number>();
+      const list: RequestRecord[] = [];
+      for (let i = 0; i < 30; i++) {
+        const a = new RequestRecord(request([{ id: 2_000_000 + 2 * i, tokens: 100 }]), 0);
+        const b = new RequestRecord(request([{ id: 2_000_001 + 2 * i, tokens: 100 }]), 0);
+        cached.set(a, 55);
+        cached.set(b, 0);
+        list.push(a, b);
+      }
+      return { cached, list };
+    };
+    const run = (policy: ReturnType<typeof priorityGroups> | ReturnType<typeof priorityGroupsPerIteration>) => {
+      const { cached, list } = waitingOf();
+      const c: LocalPolicyContext = { now: 0, replica: 0, cachedTokens: (rec) => cached.get(rec) ?? 0 };
+      const byGroup = [0, 0];
+      for (let it = 0; it < 12; it++) {
+        const order = policy.order(list, c) ?? list;
+        for (const rec of order.slice(0, 2)) {
+          policy.onAdmit?.(rec, c);
+          byGroup[cached.get(rec) === 0 ? 0 : 1]++;
+          list.splice(list.indexOf(rec), 1);
+        }
+      }
+      return byGroup;
+    };
+    // Ours: turns of 6 (group 5) and 1 (group 0) fill each iteration: 24 admissions = 3 × (6 + 1) + 3 → 21 and 3.
+    expect(run(priorityGroups())).toEqual([3, 21]);
+    // Released: the pointer alternates between the two non-empty groups, one group per iteration: 12 and 12.
+    expect(run(priorityGroupsPerIteration())).toEqual([12, 12]);
+  });
+
+  it("the paper's baseline engine: SGLang's LPM without chunking (e2e_4r_toolbench_config.py:23–29)", () => {
+    const o = configurationOptions("baselinePaper");
+    expect(o.localPolicy).toBe("lpm");
+    expect(o.chunkBudget).toBe(Math.floor(capacity / 6));
+    expect(configurationOptions("baseline").chunkBudget).toBeUndefined();
+    // LPM keeps sorting beyond 128 waiting (up to 1,024), SGLang's later LPF falls back to FCFS.
+    const cached = new Map<RequestRecord, number>();
+    const many = Array.from({ length: 200 }, (_, i) => {
+      const rec = new RequestRecord(request([{ id: 3_000_000 + i, tokens: 100 }]), 0);
+      cached.set(rec, i % 50);
+      return rec;
+    });
+    const c: LocalPolicyContext = { now: 0, replica: 0, cachedTokens: (rec) => cached.get(rec) ?? 0 };
+    expect(longestPrefixFirst().order(many, c)).toBeNull();
+    const lpm = resolveLocalPolicy("lpm")(0).order(many, c) as RequestRecord[];
+    expect(cached.get(lpm[0])).toBe(49);
+  });
+
+  it("conservation under every option combination: no request lost, KV never over capacity", () => {
+    const cap = kvCapacityTokens("MISTRAL_7B", "A6000", 0.36);
+    const w = generateWorkload("toolCalling", { rate: 14, requestCount: 200, seed: 9 });
+    let runs = 0;
+    for (const decodeEstimate of ["lecture", "released"])
+      for (const evictionEstimate of ["freeSpace", "memoryFull"])
+        for (const pairingRule of ["ours", "released"])
+          for (const rebalanceAction of ["redirect", "migrate"])
+            for (const localPolicy of ["priority", "priorityReleased"]) {
+              const res = simulateCluster({ workload: w, replicas: 3, memFraction: 0.36, check: true, router: { name: "preble", decodeEstimate, evictionEstimate, pairingRule, rebalanceAction, rebalanceAfter: 20, windowSeconds: 30, autoscaleMinSamples: 2 }, localPolicy });
+              expect(res.records.length).toBe(200);
+              for (const rec of res.records) expect(Number.isFinite(rec.finish)).toBe(true);
+              expect(res.replicas.reduce((s, x) => s + x.requests, 0)).toBe(200);
+              for (const rep of res.replicas) expect(rep.peakKvTokens).toBeLessThanOrEqual(cap);
+              runs++;
+            }
+    expect(runs).toBe(32);
+  });
+});
+
 describe("every configuration: no request lost, KV capacity never exceeded", () => {
   const cases: Array<[string, number, number, number]> = [
     ["toolCalling", 14, 3, 0.36],
@@ -446,7 +646,7 @@ describe("bad options throw a clear error", () => {
     [{ windowSeconds: 0 }, /windowSeconds/],
     [{ rebalance: "yes" }, /rebalance/],
     [{ autoscaleFactor: 1 }, /autoscaleFactor/],
-    [{ bogus: 1 }, /bogus.*not an option of router preble/],
+    [{ bogus: 1 }, /参数 bogus：不是路由器 preble 的选项/],
   ])("%o", (options, message) => {
     expect(() => createRouter("preble", ctx, options)).toThrow(ParameterError);
     expect(() => createRouter("preble", ctx, options)).toThrow(message);

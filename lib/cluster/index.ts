@@ -13,5 +13,6 @@ export * from "./preble-configs";
 export * from "./routers-production/index";
 export * from "./burst";
 export * from "./preble-runs";
+export * from "./preble-cases";
 export * from "./mix";
 export * from "./sweep";

@@ -1,5 +1,6 @@
-// Local (per-replica) queue policies of §3.5, besides FCFS: SGLang's longest-prefix-first and Preble's priority
-// groups. Both plug into the replica engine through LocalPolicy and are registered as "lpf" and "priority".
+// Local (per-replica) queue policies of §3.5, besides FCFS: SGLang's longest-prefix-first ("lpf"; "lpm" the paper's
+// baseline without SGLang's later cut-off) and Preble's priority groups in two readings: a quota cycle that persists
+// across iterations ("priority", the lecture's) and one group per iteration with k = 10 ("priorityReleased").
 import { checkInteger } from "../core/errors";
 import type { LocalPolicy, LocalPolicyContext } from "./local-policy";
 import { registerLocalPolicy } from "./local-policy";
@@ -129,5 +130,47 @@ export function priorityGroups(options: PriorityGroupsOptions = {}): LocalPolicy
   };
 }
 
+/** Preble's priority groups as released (rpc:470–493, 790–801): each engine iteration serves ONE group — the group
+ * the pointer is at, skipping empty ones — taking up to (g + 1)·k of its requests in FCFS order (k = 10, rpc:485),
+ * and the pointer moves down a group every iteration whether or not anything was admitted; budget the group leaves
+ * is not passed to another group. Our priorityGroups() instead keeps a quota cycle across iterations and fills the
+ * iteration from the next groups. */
+export function priorityGroupsPerIteration(options: { groups?: number; perPriority?: number; maxScan?: number } = {}): LocalPolicy & { readonly groups: number; readonly perPriority: number; pointer(): number } {
+  const P = checkInteger("groups", options.groups ?? 10, { min: 1 });
+  const k = checkInteger("perPriority", options.perPriority ?? 10, { min: 1 });
+  const maxScan = checkInteger("maxScan", options.maxScan ?? 256, { min: 1 });
+  const buckets: RequestRecord[][] = Array.from({ length: P }, () => []);
+  let start = P - 1; // rpc:164: the pointer starts at the highest group
+  return {
+    name: "priorityReleased",
+    groups: P,
+    perPriority: k,
+    pointer: () => start,
+    order(waiting, context) {
+      const n = waiting.length < maxScan ? waiting.length : maxScan;
+      for (let g = 0; g < P; g++) buckets[g].length = 0;
+      for (let i = 0; i < n; i++) {
+        const r = waiting[i];
+        buckets[priorityGroup(context.cachedTokens(r), r.request.promptTokens, P)].push(r);
+      }
+      // get_schedule_group (rpc:790–801): from the pointer down to the first non-empty group; the pointer then
+      // moves one below the group served.
+      let g = start;
+      for (let tried = 0; buckets[g].length === 0; tried++) {
+        if (tried >= P) return [];
+        g = g === 0 ? P - 1 : g - 1;
+      }
+      start = g === 0 ? P - 1 : g - 1;
+      const b = buckets[g];
+      return b.length <= (g + 1) * k ? b.slice() : b.slice(0, (g + 1) * k);
+    },
+  };
+}
+
 registerLocalPolicy("lpf", () => longestPrefixFirst());
 registerLocalPolicy("priority", () => priorityGroups());
+registerLocalPolicy("priorityReleased", () => priorityGroupsPerIteration());
+// The paper's baseline engine (benchmarks/multi_exp_configs/e2e_4r_toolbench_config.py:23–29): SGLang's
+// longest-prefix-match without the later 128-waiting cut-off (scheduler.py sorts the whole queue); we keep a cut-off
+// at 1,024 waiting so that a deeply overloaded replica stays simulable (such a run is flagged overloaded anyway).
+registerLocalPolicy("lpm", () => ({ ...longestPrefixFirst(1024), name: "lpm" }));

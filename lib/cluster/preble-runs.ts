@@ -1,5 +1,6 @@
 // Runs of the named configurations (§3) and measures the notebook and demos read from them.
 import { checkInteger, checkNumber } from "../core/errors";
+import { displayName } from "../core/glossary";
 import { quantile } from "../core/stats";
 import type { Row, Table } from "../core/table";
 import { configurationOptions } from "./preble-configs";
@@ -69,15 +70,16 @@ export function hotSpotShareOverTime(o: { configuration: string; routerOptions?:
     c.forEach((x, replica) => rows.push({ time: (b + 0.5) * bin, replica, share: x / total, requests: x }));
   });
   return {
-    title: `Hot tool's requests by replica over time (${o.configuration}, ${replicas} replicas, ${rate} req/s)`,
+    title: `热门工具的请求落在哪个副本（${displayName(o.configuration)}，${replicas} 个副本，${rate} 请求/秒）`,
     columns: [
-      { key: "time", label: "time (bin centre)", unit: "s", format: "fixed1" },
-      { key: "replica", label: "replica", format: "int" },
-      { key: "share", label: "share of the hot tool's requests", format: "percent0" },
-      { key: "requests", label: "requests", format: "int" },
+      { key: "time", label: "时间（格子中点）", unit: "秒", format: "fixed1" },
+      { key: "replica", label: "副本", format: "int" },
+      { key: "share", label: "该时段热门工具请求的占比", format: "percent0" },
+      { key: "requests", label: "请求数", format: "int" },
     ],
     rows,
-    notes: [`Bins of ${bin} s; ${hot.length} requests for the hot tool out of ${res.records.length}.`],
+    notes: [`${bin} 秒一格；${res.records.length} 个请求里热门工具占 ${hot.length} 个。`],
   };
 }
+
 

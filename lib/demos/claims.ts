@@ -32,6 +32,9 @@ export interface Claim<P = Record<string, unknown>> {
   lecture?: string;
   /** computes our figures and the verdict; may throw Unjudgeable (via need / needRow / cannotJudge) */
   judge(table: Table, params: P): Judgement | ReadingJudgement[];
+  /** whether the claim concerns this run at all (e.g. a part of the demo the parameters did not ask for): when it
+   * returns false the claim is left out of the table's claims instead of being listed as "unjudged" */
+  applies?(params: P): boolean;
 }
 
 /** Thrown by a judge when the table or the parameters lack what the claim needs. */
@@ -84,7 +87,15 @@ export function needParam(condition: boolean, reason: string): void {
 
 /** Evaluates every claim of a demo on its table; never throws. */
 export function evaluateClaims<P>(claims: readonly Claim<P>[], table: Table, params: P): ClaimResult[] {
-  return claims.map((c) => evaluateClaim(c, table, params));
+  return claims.filter((c) => !c.applies || appliesSafely(c, params)).map((c) => evaluateClaim(c, table, params));
+}
+
+function appliesSafely<P>(claim: Claim<P>, params: P): boolean {
+  try {
+    return (claim.applies as (p: P) => boolean)(params);
+  } catch {
+    return true;
+  }
 }
 
 function verdictOf(j: Judgement): Verdict {

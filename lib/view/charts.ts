@@ -15,6 +15,8 @@ function column(table: Table, key: string): Column {
  * values the glossary knows), the value itself otherwise. */
 function label(table: Table, key: string, value: unknown): string {
   const c = table.columns.find((col) => col.key === key);
+  if (c && typeof c.format === "function") return c.format(value);
+  if (typeof value === "boolean") return value ? "是" : "否";
   if (c && (c.format === "name" || c.format === "text" || c.format === undefined)) return displayName(value);
   return String(value);
 }
@@ -120,15 +122,14 @@ export function bars(all: Table, o: ChartOptions): Figure {
 /** Lines with markers: one line per group (and, with `dashed`, a dotted companion line per group). */
 export function lines(all: Table, o: ChartOptions): Figure {
   const table = selected(all, o);
-  const palette = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf"];
   const gs = groups(table, o.group);
   const data: Figure["data"] = [];
   gs.forEach((g, i) => {
-    const color = o.dashed ? { line: { color: palette[i % palette.length] }, marker: { color: palette[i % palette.length] } } : {};
+    const color = o.dashed ? { line: { color: PALETTE[i % PALETTE.length] }, marker: { color: PALETTE[i % PALETTE.length] } } : {};
     data.push({ type: "scatter", mode: o.mode ?? "lines+markers", name: g.name, x: g.rows.map((r) => r[o.x]), y: g.rows.map((r) => r[o.y]), ...errorBars(table, o, g.rows), ...color });
     if (o.dashed) {
       const name = `${g.name ? `${g.name} · ` : ""}${headerText(column(table, o.dashed))}`;
-      data.push({ type: "scatter", mode: "lines", name, x: g.rows.map((r) => r[o.x]), y: g.rows.map((r) => r[o.dashed as string]), line: { color: palette[i % palette.length], dash: "dot" } });
+      data.push({ type: "scatter", mode: "lines", name, x: g.rows.map((r) => r[o.x]), y: g.rows.map((r) => r[o.dashed as string]), line: { color: PALETTE[i % PALETTE.length], dash: "dot" } });
     }
   });
   return { data, layout: axes(table, o) };
@@ -276,4 +277,68 @@ export function seriesLines(table: Table, o: { x: string; series: readonly Serie
       legend: o.legendTitle ? { title: { text: o.legendTitle } } : undefined,
     },
   };
+}
+
+/** Bars of several numeric columns side by side for each x category: one bar colour per column, the legend shows the
+ * columns' labels (e.g. L, M and P of a cost breakdown, or mean and P99 latency). */
+export function columnBars(table: Table, o: { x: string; columns: string[]; title?: string; logY?: boolean; xTitle?: string; yTitle?: string; legendTitle?: string }): Figure {
+  return {
+    data: o.columns.map((key) => ({
+      type: "bar",
+      name: headerText(column(table, key)),
+      x: table.rows.map((r) => label(table, o.x, r[o.x])),
+      y: table.rows.map((r) => r[key]),
+    })),
+    layout: {
+      title: o.title ?? table.title,
+      barmode: "group",
+      xaxis: { title: o.xTitle ?? headerText(column(table, o.x)), type: "category" },
+      yaxis: { title: o.yTitle ?? "", ...(o.logY ? logAxis() : {}) },
+      legend: { title: { text: o.legendTitle ?? "" } },
+    },
+  };
+}
+
+const PALETTE = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf"];
+
+/** Lines with markers in a grid of small charts, one per value of `facet` (e.g. one per workload): the same group
+ * has the same colour in every panel and one legend entry; each panel has its own y range. `markWhen` names a boolean
+ * column whose true rows are drawn with a cross (e.g. overloaded cells). */
+export function facetLines(table: Table, o: ChartOptions & { facet: string; columns?: number; markWhen?: string }): Figure {
+  const facetValues = [...new Set(table.rows.map((r) => r[o.facet]))];
+  const cols = Math.min(o.columns ?? 3, facetValues.length);
+  const rowsCount = Math.ceil(facetValues.length / cols);
+  const groupNames = groups(table, o.group).map((g) => g.name);
+  const data: Array<Record<string, unknown>> = [];
+  const layout: Record<string, unknown> = {
+    title: o.title ?? table.title,
+    grid: { rows: rowsCount, columns: cols, pattern: "independent", ygap: 0.35, xgap: 0.12 },
+    legend: o.group ? { title: { text: headerText(column(table, o.group)) } } : undefined,
+    height: 300 * rowsCount + 100,
+    margin: { t: 100 },
+    annotations: [] as unknown[],
+  };
+  facetValues.forEach((fv, i) => {
+    const sub = { ...table, rows: table.rows.filter((r) => r[o.facet] === fv) };
+    const axis = i === 0 ? "" : String(i + 1);
+    for (const g of groups(sub, o.group)) {
+      data.push({
+        type: "scatter",
+        mode: "lines+markers",
+        name: g.name,
+        legendgroup: g.name,
+        showlegend: i === 0,
+        line: { color: PALETTE[groupNames.indexOf(g.name) % PALETTE.length] },
+        marker: o.markWhen ? { symbol: g.rows.map((r) => (r[o.markWhen as string] === true ? "x" : "circle")), size: g.rows.map((r) => (r[o.markWhen as string] === true ? 10 : 6)) } : undefined,
+        x: g.rows.map((r) => r[o.x]),
+        y: g.rows.map((r) => r[o.y]),
+        xaxis: `x${axis}`,
+        yaxis: `y${axis}`,
+      });
+    }
+    layout[`xaxis${axis}`] = { title: i === 0 || i >= facetValues.length - cols ? o.xTitle ?? headerText(column(table, o.x)) : "", ...(o.logX ? logAxis() : {}) };
+    layout[`yaxis${axis}`] = { title: i % cols === 0 ? o.yTitle ?? headerText(column(table, o.y)) : "", ...(o.logY ? logAxis() : {}) };
+    (layout.annotations as unknown[]).push({ text: `<b>${label(table, o.facet, fv)}</b>`, xref: `x${axis} domain`, yref: `y${axis} domain`, x: 0.5, y: 1.12, showarrow: false, xanchor: "center" });
+  });
+  return { data, layout: layout as Figure["layout"] };
 }

@@ -7,6 +7,8 @@ export * from "./table";
 export * from "./plot";
 export * from "./md";
 export * from "./charts";
+export { partOf } from "./parts";
+export { readingsTable } from "./readings";
 export { displayHtml, displayMarkdown, statusLine, kernel } from "./display";
 import { displayMarkdown } from "./display";
 export type { Rendered } from "./display";

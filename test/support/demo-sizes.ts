@@ -25,6 +25,16 @@ export const SMALL: Record<string, Record<string, unknown>> = {
   "02.10": { samples: 10 },
 
   // §3
+  "03.1": { workloads: ["longDocQA", "videoQA"], rates: { longDocQA: [1], videoQA: [8] }, minRequests: 200, minSeconds: 0 },
+  "03.2": { costRates: { toolCalling: 16 }, pairingRates: { longDocQA: 1 }, pairingSeeds: 1, minRequests: 200, minSeconds: 0 },
+  "03.3": { requestCount: 400, thBals: [1.5, 2] },
+  "03.4": { hotSpotRequestCount: 400, windows: [60, 180], longDocRequestCount: 200 },
+  "03.5": { requestCount: 300, rate: 4 },
+  "03.7": {},
+  "03.8": {},
+  "03.9": { requests: 2000, repeats: 1 },
+  "03.10": { rates: { videoQA: 8 }, minRequests: 200, minSeconds: 0 },
+  "03.11": { rate: 32, minRequests: 300, minSeconds: 0 },
 
   // §4–§5
   "04.1": { sweepSeeds: 2 },

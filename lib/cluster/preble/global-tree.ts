@@ -1,0 +1,302 @@
+// Preble's global radix tree (§3.1): every prompt is inserted at dispatch, and each node records which GPUs it is
+// allocated to, how many outstanding requests use it on each GPU, and (per GPU) an LRU list of the nodes no request
+// uses there — the order an eviction on that GPU would take them. Per-(node, GPU) counters live in pages shared by
+// 1,024 nodes (no per-node allocation, no copying as the tree grows).
+import { RadixNode, RadixTree } from "../radix-tree";
+import type { EvictionNotice } from "../routers";
+import type { ClusterRequest } from "../workloads";
+
+/** nodes per page of per-(node, GPU) counters */
+const PAGE_NODES = 1024;
+/** counters per (node, GPU): outstanding through the node, last finish, LRU prev, LRU next (always); and, when a
+ * released reading needs them (EXTENDED_SLOTS): outstanding requests whose important node this is (the released
+ * decode estimate), and the window's Σ prefill ns, Σ decode ns per token and count of the requests dispatched with it
+ * (the released rebalancing moves them). The lecture's reading keeps the pages small: the burst bench is
+ * allocation-bound. */
+export const BASE_SLOTS = 4;
+export const EXTENDED_SLOTS = 8;
+
+/** Per-node payload of the global tree. */
+export class GlobalNodeInfo {
+  /** GPUs the node is allocated to (bit g): dispatched there, not known to be evicted */
+  alloc = 0;
+  /** GPUs whose idle LRU list holds the node (bit g) */
+  listed = 0;
+  /** page[base + g] outstanding requests through the node on g, [base + R + g] last finish time of one there,
+   * [base + 2R + g] / [base + 3R + g] previous / next node id in g's idle LRU list (−1 at the ends),
+   * [base + 4R + g] outstanding requests on g whose important node this is, [base + 5R + g] / [base + 6R + g] /
+   * [base + 7R + g] Σ prefill ns / Σ decode ns per token / count of the window's requests of this important node whose
+   * load is on g */
+  readonly page: Float64Array;
+  readonly base: number;
+  /** requests dispatched within the window whose prompt passes through this node */
+  windowCount = 0;
+  /** nanoseconds to recompute this node's tokens on top of its prefix (−1 until needed) */
+  recomputeNs = -1;
+  /** what only the released readings keep for an important node (allocated on first use) */
+  released: ReleasedNodeStats | null = null;
+  // Autoscaling statistics (used on important nodes): queueing seconds of finished requests by half-window.
+  recentSum = 0;
+  recentCount = 0;
+  earlierSum = 0;
+  earlierCount = 0;
+  /** no autoscaling of this prefix before this time */
+  scaledUntil = -Infinity;
+  /** decision counter at which this node was last on a routed path (skips it in the eviction walk) */
+  pathStamp = -1;
+  constructor(
+    readonly id: number,
+    /** the key portion (§2.1): nearest ancestor-or-self with more tokens than everything before it */
+    readonly important: RadixNode<GlobalNodeInfo>,
+    page: Float64Array,
+    base: number,
+  ) {
+    this.page = page;
+    this.base = base;
+  }
+}
+
+/** An important node's statistics kept only under the released readings. */
+export class ReleasedNodeStats {
+  // The window's requests whose important node this is (the released code's histogram, gsw:52–62): their count, and
+  // the prompt tokens the global tree held for them at dispatch (hits) out of their prompt tokens.
+  count = 0;
+  hitTokens = 0;
+  promptTokens = 0;
+  /** output length of the last request dispatched with this important node (gsw:56: its max_new_tokens) */
+  lastOutputTokens = 0;
+  /** migrations of this node so far, and where each went (the released rebalancing): a window entry dispatched at
+   * epoch e to GPU g now counts on the GPU the migrations e, e + 1, … carried it to */
+  migrations = 0;
+  readonly from: number[] = [];
+  readonly to: number[] = [];
+}
+
+/** The released statistics of an important node (created on first use). */
+export function releasedOf(info: GlobalNodeInfo): ReleasedNodeStats {
+  return info.released ?? (info.released = new ReleasedNodeStats());
+}
+
+export type GNode = RadixNode<GlobalNodeInfo>;
+
+export const infoOf = (n: GNode): GlobalNodeInfo => n.payload as GlobalNodeInfo;
+
+export class GlobalTree {
+  readonly tree: RadixTree<GlobalNodeInfo>;
+  /** told when an important node gains (added) or loses an allocation on g (the released decode term counts the
+   * outstanding requests of a node only on the GPUs it is allocated to) */
+  onImportantAlloc: ((info: GlobalNodeInfo, g: number, added: boolean) => void) | null = null;
+  readonly nodes: GNode[] = [];
+  private readonly pages: Float64Array[] = [];
+  /** per GPU: head / tail node id of the idle LRU list (head = least recently used) */
+  readonly listHead: Int32Array;
+  readonly listTail: Int32Array;
+  /** per GPU: tokens of the nodes allocated there */
+  readonly allocatedTokens: Float64Array;
+  // The current decision: the request's path root → leaf, and what each GPU holds of it.
+  path: GNode[] = [];
+  pathLength = 0;
+  /** per GPU: tokens of the request's prompt allocated there (longest allocated prefix) */
+  readonly matchTokens: Float64Array;
+  /** the cluster-wide longest allocated prefix and the GPUs holding it (bit mask) */
+  matchCached = 0;
+  matchMask = 0;
+  decisionCounter = 0;
+
+  /** counters per (node, GPU) in the pages */
+  readonly slots: number;
+
+  constructor(
+    readonly replicas: number,
+    extended = false,
+  ) {
+    const R = replicas;
+    const SLOTS = extended ? EXTENDED_SLOTS : BASE_SLOTS;
+    this.slots = SLOTS;
+    this.tree = new RadixTree<GlobalNodeInfo>({
+      evictable: false,
+      createPayload: (node) => {
+        const id = this.nodes.length;
+        this.nodes.push(node);
+        const parent = node.parent;
+        const important = parent === null || parent.parent === null || node.tokens > node.prefixTokens ? node : infoOf(parent).important;
+        const slot = id & (PAGE_NODES - 1);
+        if (slot === 0) {
+          const page = new Float64Array(PAGE_NODES * SLOTS * R);
+          for (let i = 0; i < PAGE_NODES; i++) page.fill(-Infinity, i * SLOTS * R + R, i * SLOTS * R + 2 * R);
+          this.pages.push(page);
+        }
+        return new GlobalNodeInfo(id, important, this.pages[this.pages.length - 1], slot * SLOTS * R);
+      },
+    });
+    this.listHead = new Int32Array(R).fill(-1);
+    this.listTail = new Int32Array(R).fill(-1);
+    this.allocatedTokens = new Float64Array(R);
+    this.matchTokens = new Float64Array(R);
+  }
+
+  /** Inserts the prompt, collects its path, and computes every GPU's match (matchTokens, matchCached, matchMask). */
+  analyze(request: ClusterRequest, now: number): void {
+    this.decisionCounter++;
+    const segs = request.segments;
+    const leaf = this.tree.insert(segs, segs.length, now);
+    const depth = leaf.depth;
+    if (this.path.length < depth) this.path.length = depth;
+    for (let n: GNode | null = leaf; n !== null && n.parent !== null; n = n.parent) {
+      this.path[n.depth - 1] = n;
+      infoOf(n).pathStamp = this.decisionCounter;
+    }
+    this.pathLength = depth;
+    this.matchTokens.fill(0);
+    let cached = 0;
+    let mask = 0;
+    for (let i = 0; i < depth; i++) {
+      const n = this.path[i];
+      let a = infoOf(n).alloc;
+      if (a === 0) continue;
+      const end = n.prefixTokens + n.tokens;
+      cached = end;
+      mask = a;
+      while (a !== 0) {
+        const bit = a & -a;
+        this.matchTokens[31 - Math.clz32(bit)] = end;
+        a ^= bit;
+      }
+    }
+    this.matchCached = cached;
+    this.matchMask = mask;
+  }
+
+  get leaf(): GNode {
+    return this.path[this.pathLength - 1];
+  }
+
+  /** The analysed prompt is now "on" g (optimistically cached there), in use until the request finishes. */
+  markDispatched(g: number): void {
+    const bit = 1 << g;
+    for (let i = 0; i < this.pathLength; i++) {
+      const n = this.path[i];
+      const info = infoOf(n);
+      if ((info.alloc & bit) === 0) {
+        info.alloc |= bit;
+        this.allocatedTokens[g] += n.tokens;
+        if (this.onImportantAlloc !== null && info.important === n) this.onImportantAlloc(info, g, true);
+      }
+      info.page[info.base + g]++;
+      this.unlink(info, g);
+      info.windowCount++;
+    }
+  }
+
+  /** The request finished on g: its nodes are idle there again (leaf first, so a parent follows its children in the
+   * LRU list). Returns the leaf. */
+  markFinished(request: ClusterRequest, g: number, now: number): GNode {
+    const R = this.replicas;
+    const leaf = this.tree.match(request.segments);
+    for (let n: GNode | null = leaf; n !== null && n.parent !== null; n = n.parent) {
+      const info = infoOf(n);
+      info.page[info.base + g]--;
+      info.page[info.base + R + g] = now;
+      if (info.page[info.base + g] === 0 && (info.alloc & (1 << g)) !== 0) this.append(n, g);
+    }
+    return leaf;
+  }
+
+  /** Adds GPU g to the allocation of `node` and its ancestors (autoscaling's replication). */
+  allocateUpward(node: GNode, g: number): void {
+    const bit = 1 << g;
+    for (let n: GNode | null = node; n !== null && n.parent !== null; n = n.parent) {
+      const a = infoOf(n);
+      if ((a.alloc & bit) === 0) {
+        a.alloc |= bit;
+        this.allocatedTokens[g] += n.tokens;
+        if (this.onImportantAlloc !== null && a.important === n) this.onImportantAlloc(a, g, true);
+      }
+    }
+  }
+
+  /** The released migration (gsw:445, 448, 459–462): `node` and its whole subtree are allocated to g alone. */
+  reallocateSubtree(node: GNode, g: number): void {
+    const stack: GNode[] = [node];
+    const bit = 1 << g;
+    while (stack.length > 0) {
+      const n = stack.pop() as GNode;
+      const info = infoOf(n);
+      let others = info.alloc & ~bit;
+      while (others !== 0) {
+        const b = others & -others;
+        const h = 31 - Math.clz32(b);
+        info.alloc &= ~b;
+        this.allocatedTokens[h] -= n.tokens;
+        this.unlink(info, h);
+        if (this.onImportantAlloc !== null && info.important === n) this.onImportantAlloc(info, h, false);
+        others ^= b;
+      }
+      if ((info.alloc & bit) === 0) {
+        info.alloc |= bit;
+        this.allocatedTokens[g] += n.tokens;
+        if (info.page[info.base + g] === 0) this.append(n, g);
+        if (this.onImportantAlloc !== null && info.important === n) this.onImportantAlloc(info, g, true);
+      }
+      n.forEachChild((c) => stack.push(c));
+    }
+  }
+
+  /** An eviction on a GPU: it no longer holds the node. Ignored when stale — a request using the node on that GPU
+   * is still outstanding, or finished after the eviction (it recomputed the node there). A partial eviction counts
+   * as losing the node (segment granularity). */
+  applyEviction(notice: EvictionNotice): "applied" | "ignored" | "none" {
+    const node = this.tree.find(notice.path);
+    const g = notice.replica;
+    if (node === null || node.parent === null) return "none";
+    const info = infoOf(node);
+    const bit = 1 << g;
+    if ((info.alloc & bit) === 0) return "none";
+    if (info.page[info.base + g] > 0 || info.page[info.base + this.replicas + g] > notice.time) return "ignored";
+    info.alloc &= ~bit;
+    this.allocatedTokens[g] -= node.tokens;
+    this.unlink(info, g);
+    if (this.onImportantAlloc !== null && info.important === node) this.onImportantAlloc(info, g, false);
+    return "applied";
+  }
+
+  // ---- the idle-node LRU list of each GPU ----
+
+  append(node: GNode, g: number): void {
+    const info = infoOf(node);
+    const bit = 1 << g;
+    if (info.listed & bit) return;
+    info.listed |= bit;
+    const R = this.replicas;
+    const t = this.listTail[g];
+    info.page[info.base + 2 * R + g] = t;
+    info.page[info.base + 3 * R + g] = -1;
+    if (t >= 0) {
+      const other = infoOf(this.nodes[t]);
+      other.page[other.base + 3 * R + g] = info.id;
+    } else this.listHead[g] = info.id;
+    this.listTail[g] = info.id;
+  }
+
+  unlink(info: GlobalNodeInfo, g: number): void {
+    const bit = 1 << g;
+    if ((info.listed & bit) === 0) return;
+    info.listed &= ~bit;
+    const R = this.replicas;
+    const p = info.page[info.base + 2 * R + g];
+    const n = info.page[info.base + 3 * R + g];
+    if (p >= 0) {
+      const before = infoOf(this.nodes[p]);
+      before.page[before.base + 3 * R + g] = n;
+    } else this.listHead[g] = n;
+    if (n >= 0) {
+      const after = infoOf(this.nodes[n]);
+      after.page[after.base + 2 * R + g] = p;
+    } else this.listTail[g] = p;
+  }
+
+  /** The node after `info` in g's LRU list (−1 at the end). */
+  nextIdle(info: GlobalNodeInfo, g: number): number {
+    return info.page[info.base + 3 * this.replicas + g];
+  }
+}

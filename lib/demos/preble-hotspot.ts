@@ -1,0 +1,336 @@
+// 03.3 — the hot spot (§3.4): one tool takes ≈ 40% of the traffic; E2 with and without rebalancing, over Th_bal.
+// 03.4 — autoscaling on the same hot spot, and the window H on long documents.
+import { checkEachOneOf, checkInteger, checkNonEmpty, checkNumber } from "../core/errors";
+import { displayName } from "../core/glossary";
+import type { Row } from "../core/table";
+import { configurationRun } from "../cluster/preble-runs";
+import { READINGS } from "../cluster/preble";
+import { simulateConfigurations } from "../cluster/preble-memo";
+import type { ClusterOptions } from "../cluster/simulate";
+import { cannotJudge, Claim, f, needParam, needRows, pct, seedsAgreeing, times } from "./claims";
+import { COLUMNS, OVERLOAD_NOTE, SEED_DOC, seedsOf, WARMUP_NOTE } from "./preble-common";
+import { defineDemo } from "./registry";
+
+const num = (x: unknown): number => x as number;
+
+type HotSpotParams = { rate: number; replicas: number; thBals: number[]; thBalSeeds: number; requestCount: number; seed: number | string };
+
+const HOT_SPOT_CLAIMS: Claim<HotSpotParams>[] = [
+  {
+    id: "e2-collapses",
+    says: "没有再平衡的 E2 和“命中过半才亲和”一样崩溃：热门工具只在一个副本上有最长匹配，那个副本收下它的全部请求，队列越排越长",
+    lecture: "没有再平衡的 E2 和“命中过半才亲和”一样崩溃",
+    judge: (t) => {
+      const rows = ["e2", "thresholdAffinity"].map((policy) => needRows(t, { policy })[0]);
+      return {
+        holds: rows.every((r) => num(r.maxShare) >= 0.35 && r.overloaded === true),
+        ours: rows.map((r) => `${displayName(r.policy)}：最忙副本 ${pct(num(r.maxShare))}，平均 ${f(num(r.meanLatency), 1)} 秒${r.overloaded ? "（过载）" : ""}`).join("；"),
+      };
+    },
+  },
+  {
+    id: "rebalance-cures",
+    says: "打开再平衡后崩溃消失：（每个 Th_bal 下）都不过载，最忙副本的占比降到 30% 以下，平均延迟不到没有再平衡时的三分之一",
+    lecture: "打开再平衡后崩溃消失",
+    judge: (t) => {
+      const e2 = num(needRows(t, { policy: "e2" })[0].meanLatency);
+      return [
+        { reading: "讲义的再平衡（改派请求）", policy: "e2+rebalance" },
+        { reading: "开源代码的再平衡（迁移重要节点）", policy: "e2+migrate" },
+      ].map(({ reading, policy }) => {
+        const reb = needRows(t, { policy });
+        const means = reb.map((r) => num(r.meanLatency));
+        const holds = reb.every((r) => r.overloaded === false && num(r.maxShare) < 0.3 && num(r.meanLatency) < e2 / 3);
+        return {
+          reading,
+          holds,
+          remark: !holds && policy === "e2+migrate" ? "一个热前缀的负载迁不走：开源代码对单个热节点靠 TTFT 翻倍时再复制一份（gsw:419–429），这一行没开自动扩展" : undefined,
+          ours: `平均 ${f(Math.min(...means))}${means.length > 1 ? `–${f(Math.max(...means))}` : ""} 秒（E2 ${f(e2, 1)} 秒），最忙副本最多 ${pct(Math.max(...reb.map((r) => num(r.maxShare))))}${reb[0].overloaded ? "，过载" : ""}`,
+        };
+      });
+    },
+  },
+  {
+    id: "thbal-insensitive",
+    says: "阈值 Th_bal 几乎无关紧要：几次改派让热门前缀在别的副本上也有了副本之后，“利用”就在这些副本之间按负载代价分流",
+    lecture: "阈值不敏感",
+    judge: (t, p) => {
+      needParam(p.thBals.length >= 2, "需要至少两个 Th_bal（参数 thBals）");
+      const reb = needRows(t, { policy: "e2+rebalance" });
+      const means = reb.map((r) => num(r.meanLatency));
+      const spreadRatio = Math.max(...means) / Math.min(...means);
+      const perSeed = Array.from({ length: num(reb[0].seeds) }, (_, k) => {
+        const xs = reb.map((r) => num(r[`meanSeed${k}`]));
+        return Math.max(...xs) / Math.min(...xs);
+      });
+      return {
+        holds: spreadRatio < 1.3,
+        ours: `Th_bal ${p.thBals.join("、")}：种子平均的平均延迟最多相差 ${pct(spreadRatio - 1)}，改派的请求最多 ${f(Math.max(...reb.map((r) => num(r.rebalanced))), 0)} 个`,
+        seeds: perSeed.length > 1 ? seedsAgreeing(perSeed, (x) => x < 1.3) : undefined,
+      };
+    },
+  },
+];
+
+export const hotSpotDemo = defineDemo<HotSpotParams>({
+  id: "03.3",
+  section: "§3.4",
+  title: "热点：一个工具占约 40% 的流量，E2 有无事后再平衡",
+  defaults: { rate: 70, replicas: 8, thBals: [1.2, 1.5, 2, 3], thBalSeeds: 3, requestCount: 4000, seed: 1 },
+  describe: {
+    rate: { meaning: "请求率（请求/秒）", range: "> 0 的数" },
+    replicas: { meaning: "副本（GPU）个数", range: "2–30 的整数" },
+    thBals: { meaning: "“E2 + 再平衡”试的 Th_bal 值", range: "非空数组，每项 ≥ 1" },
+    thBalSeeds: { meaning: "“E2 + 再平衡”每个 Th_bal 跑几个种子取平均（种子 seed、seed + 1 …）", range: "1–10 的整数" },
+    requestCount: { meaning: "每次模拟的请求数", range: "≥ 100 的整数" },
+    seed: SEED_DOC,
+  },
+  run(p, { progress }) {
+    const rate = checkNumber("rate", p.rate, { above: 0 });
+    const replicas = checkInteger("replicas", p.replicas, { min: 2, max: 30 });
+    const requestCount = checkInteger("requestCount", p.requestCount, { min: 100 });
+    const thBals = checkNonEmpty("thBals", p.thBals).map((t, i) => checkNumber(`thBals[${i}]`, t, { min: 1 }));
+    const nSeeds = checkInteger("thBalSeeds", p.thBalSeeds, { min: 1, max: 10 });
+    const seeds = seedsOf(p.seed, nSeeds);
+    const runs: Array<{ policy: string; thBal: number | null; configuration: string; routerOptions?: Record<string, unknown>; router?: string; seeds?: Array<number | string> }> = [
+      { policy: "baseline", thBal: null, configuration: "baseline" },
+      { policy: "thresholdAffinity", thBal: null, configuration: "", router: "thresholdAffinity" },
+      { policy: "cacheAwareGuarded", thBal: null, configuration: "cacheAwareGuarded" },
+      { policy: "e2", thBal: null, configuration: "e2" },
+      ...thBals.map((t) => ({ policy: "e2+rebalance", thBal: t, configuration: "e2+rebalance", routerOptions: { thBal: t }, seeds })),
+      { policy: "e2+migrate", thBal: 1.5, configuration: "e2+rebalance", routerOptions: { rebalanceAction: "migrate" } },
+      { policy: "preble", thBal: 1.5, configuration: "preble" },
+    ];
+    const jobs = runs.flatMap((r) => (r.seeds ?? [p.seed]).map((seed) => ({ r, seed })));
+    const results = simulateConfigurations(
+      jobs.map(({ r, seed }): ClusterOptions =>
+        r.router
+          ? { workload: "toolCallingHotSpot", rate, replicas, requestCount, seed, router: r.router, localPolicy: "fcfs", replicationSamples: 0 }
+          : configurationRun({ workload: "toolCallingHotSpot", rate, replicas, configuration: r.configuration, routerOptions: r.routerOptions, requestCount, seed }),
+      ),
+      (done, total) => progress?.(`03.3：已完成 ${done}/${total} 次模拟`),
+    );
+    let next = 0;
+    const rows: Row[] = runs.map((r) => {
+      const n = (r.seeds ?? [p.seed]).length;
+      const rs = results.slice(next, next + n);
+      next += n;
+      const avg = (f0: (x: (typeof rs)[number]) => number) => rs.reduce((a, x) => a + f0(x), 0) / n;
+      const variant = r.policy === "e2+rebalance" ? `${displayName(r.policy)} · Th_bal ${r.thBal}` : displayName(r.policy);
+      const stat = (k: string) => (rs[0].routerStats[k] === undefined ? null : avg((x) => x.routerStats[k] as number));
+      const row: Row = { policy: r.policy, variant, thBal: r.thBal, meanLatency: avg((x) => x.metrics.meanLatency), meanMin: Math.min(...rs.map((x) => x.metrics.meanLatency)), meanMax: Math.max(...rs.map((x) => x.metrics.meanLatency)), meanRange: n > 1 ? `${f(Math.min(...rs.map((x) => x.metrics.meanLatency)))}–${f(Math.max(...rs.map((x) => x.metrics.meanLatency)))}` : null, p99Latency: avg((x) => x.metrics.p99Latency), maxShare: avg((x) => x.metrics.maxShare), hitRate: avg((x) => x.metrics.hitRate), overloaded: rs.some((x) => x.metrics.overloaded), rebalanced: stat("rebalance"), migrated: stat("migrated"), seeds: n };
+      rs.forEach((x, k) => (row[`meanSeed${k}`] = x.metrics.meanLatency));
+      return row;
+    });
+    return {
+      title: `热点：最热的工具约占 40% 的流量，${replicas} 个副本，${rate} 请求/秒`,
+      columns: [
+        COLUMNS.configuration,
+        { key: "thBal", label: "Th_bal", format: "sig3" },
+        COLUMNS.meanLatency,
+        { key: "meanRange", label: "平均延迟（各种子的范围）", unit: "秒", format: "text" },
+        COLUMNS.p99Latency,
+        COLUMNS.maxShare,
+        COLUMNS.hitRate,
+        COLUMNS.overloaded,
+        { key: "seeds", label: "种子数", format: "int" },
+        { key: "rebalanced", label: "改派的请求", format: "fixed0" },
+        { key: "migrated", label: "迁移的重要节点", format: "int" },
+      ],
+      rows,
+      notes: [
+        `负载“工具调用（热点）”：最热的工具占 40% 的请求，其余按 Zipf 1.1 分布在另外 199 个工具上；${requestCount} 个请求，种子 ${String(p.seed)}；“E2 + 再平衡”的各行是 ${nSeeds} 个种子（${seeds.join("、")}）的均值。一个副本大约只扛得住 1/${replicas} 的流量（公平份额 ${pct(1 / replicas, 1)}）。`,
+        "阈值亲和 = 最长匹配覆盖提示的一半以上就派给它，否则派给负载最轻的（§2.3）；阈值亲和、E2、E2 + 再平衡的副本内都是 FCFS，完整 Preble 用优先级组。",
+        `两种再平衡都在派发满 50 × ${replicas} = ${50 * replicas} 个请求之后才开始（gsw:378）。E2 + 再平衡：${READINGS.rebalanceAction.lecture.source.replace(/^讲义 §3.4：/, "")}，且最忙的 GPU 在途的请求比最轻的多（只有历史、没有在途的活，不值得把缓存扔掉）。E2 + 迁移：${READINGS.rebalanceAction.released.source.replace(/^gsw:377–462：/, "")}（gsw:377–462）。`,
+        WARMUP_NOTE,
+        OVERLOAD_NOTE,
+      ],
+    };
+  },
+  claims: HOT_SPOT_CLAIMS,
+});
+
+type AutoscaleParams = {
+  experiments: string[];
+  hotSpotRate: number;
+  hotSpotReplicas: number;
+  hotSpotRequestCount: number;
+  windows: number[];
+  longDocRate: number;
+  longDocRequestCount: number;
+  windowSeeds: number;
+  replicas: number;
+  seed: number | string;
+};
+
+const setting = (t: Parameters<Claim["judge"]>[0], s: string) => needRows(t, { experiment: "autoscale", setting: s })[0];
+
+const AUTOSCALE_CLAIMS: Claim<AutoscaleParams>[] = [
+  {
+    id: "autoscale-helps-slowly",
+    applies: (p) => p.experiments.includes("autoscale"),
+    says: "只加自动扩展也能缓解热点，但反应慢：窗口的前半段要先攒够样本，第一次复制在半个窗口（90 秒）之后",
+    judge: (t, p) => {
+      needParam(p.experiments.includes("autoscale"), "需要 experiments 里有 \"autoscale\"");
+      const e2 = setting(t, "e2");
+      const a = setting(t, "e2 + autoscale");
+      if (num(a.autoscaled) === 0) return { holds: false, ours: "这组参数下自动扩展一次也没有触发" };
+      return {
+        holds: num(a.meanLatency) < num(e2.meanLatency) / 2 && num(a.firstAutoscale) > 90,
+        ours: `平均 ${f(num(e2.meanLatency), 1)} → ${f(num(a.meanLatency), 1)} 秒；第一次复制在第 ${f(num(a.firstAutoscale), 0)} 秒，共复制 ${num(a.autoscaled)} 次`,
+      };
+    },
+  },
+  {
+    id: "rebalance-first",
+    applies: (p) => p.experiments.includes("autoscale"),
+    says: "再平衡每个请求都看一眼，从一开始就把热点摊开，比自动扩展快；两者都开时几乎没有留给自动扩展的事",
+    judge: (t, p) => {
+      needParam(p.experiments.includes("autoscale"), "需要 experiments 里有 \"autoscale\"");
+      const a = setting(t, "e2 + autoscale");
+      const r = setting(t, "e2 + rebalance");
+      const both = setting(t, "e2 + rebalance + autoscale");
+      return {
+        holds: num(r.meanLatency) < num(a.meanLatency) && num(both.autoscaled) <= 2,
+        ours: `E2 + 再平衡 ${f(num(r.meanLatency))} 秒，E2 + 自动扩展 ${f(num(a.meanLatency), 1)} 秒；两者都开时复制了 ${num(both.autoscaled)} 次`,
+      };
+    },
+  },
+  {
+    id: "window-longer-better",
+    applies: (p) => p.experiments.includes("window"),
+    says: "窗口 H 越长越好一些：每加长一档，平均延迟都不升",
+    lecture: "长文档 10.09 → 6.76 秒；论文说不敏感",
+    judge: (t, p) => {
+      needParam(p.experiments.includes("window") && p.windows.length >= 2, "需要 experiments 里有 \"window\"，windows 至少两个值");
+      const rows = needRows(t, { experiment: "window" });
+      const byH = [...rows].sort((a, b) => num(a.windowSeconds) - num(b.windowSeconds));
+      const rises = byH.filter((r, i) => i > 0 && num(r.meanLatency) > num(byH[i - 1].meanLatency));
+      const n = num(byH[0].seeds);
+      const monotone = (k: number) => byH.every((r, i) => i === 0 || num(r[`meanSeed${k}`]) <= num(byH[i - 1][`meanSeed${k}`]));
+      return {
+        holds: rises.length === 0,
+        ours: byH.map((r) => `H = ${r.windowSeconds} 秒：${f(num(r.meanLatency))} 秒`).join("、"),
+        remark: rises.length ? `种子平均里 H = ${rises.map((r) => r.windowSeconds).join("、")} 秒比上一档慢` : undefined,
+        seeds: n > 1 ? seedsAgreeing(Array.from({ length: n }, (_, k) => monotone(k)), (x) => x === (rises.length === 0)) : undefined,
+      };
+    },
+  },
+  {
+    id: "window-no-order-of-magnitude",
+    applies: (p) => p.experiments.includes("window"),
+    says: "窗口 H 的影响远小于一个数量级（最慢与最快之比小于 2）：探索只看各 GPU 的 L 谁大谁小，窗口长短很少改变这个排序",
+    lecture: "没有数量级差别",
+    judge: (t, p) => {
+      needParam(p.experiments.includes("window") && p.windows.length >= 2, "需要 experiments 里有 \"window\"，windows 至少两个值");
+      const rows = needRows(t, { experiment: "window" });
+      const means = rows.map((r) => num(r.meanLatency));
+      if (means.some((x) => !Number.isFinite(x))) cannotJudge("有的窗口没有结果");
+      const ratio = Math.max(...means) / Math.min(...means);
+      const n = num(rows[0].seeds);
+      const perSeed = Array.from({ length: n }, (_, k) => {
+        const xs = rows.map((r) => num(r[`meanSeed${k}`]));
+        return Math.max(...xs) / Math.min(...xs);
+      });
+      return { holds: ratio < 2, ours: `种子平均的最慢 ÷ 最快 = ${times(ratio)}`, seeds: n > 1 ? seedsAgreeing(perSeed, (x) => x < 2) : undefined };
+    },
+  },
+];
+
+export const autoscaleWindowDemo = defineDemo<AutoscaleParams>({
+  id: "03.4",
+  section: "§3.3–§3.4",
+  title: "热点上的自动扩展，以及长文档上窗口 H 的长短",
+  defaults: {
+    experiments: ["autoscale", "window"],
+    hotSpotRate: 70,
+    hotSpotReplicas: 8,
+    hotSpotRequestCount: 21000,
+    windows: [30, 60, 180, 600],
+    longDocRate: 1.5,
+    longDocRequestCount: 2500,
+    windowSeeds: 3,
+    replicas: 4,
+    seed: 1,
+  },
+  describe: {
+    experiments: { meaning: "跑哪几个实验：autoscale（热点上的自动扩展）、window（长文档上的窗口 H）", range: "非空数组，每项为 autoscale、window 之一" },
+    hotSpotRate: { meaning: "热点的请求率（请求/秒）", range: "> 0 的数" },
+    hotSpotReplicas: { meaning: "热点实验的副本数", range: "2–30 的整数" },
+    hotSpotRequestCount: { meaning: "热点实验每次的请求数（70 请求/秒时约 300 秒：自动扩展要等 180 秒窗口的两半都有数据）", range: "≥ 100 的整数" },
+    windows: { meaning: "长文档实验试的窗口长度 H（秒）", range: "非空数组，每项 > 0" },
+    longDocRate: { meaning: "长文档的请求率（请求/秒）", range: "> 0 的数" },
+    longDocRequestCount: { meaning: "长文档实验每次的请求数", range: "≥ 100 的整数" },
+    windowSeeds: { meaning: "长文档实验每个 H 跑几个种子取平均（种子 seed、seed + 1 …）", range: "1–10 的整数" },
+    replicas: { meaning: "长文档实验的副本数", range: "1–30 的整数" },
+    seed: SEED_DOC,
+  },
+  run(p, { progress }) {
+    const experiments = checkEachOneOf("experiments", p.experiments, ["autoscale", "window"]);
+    const hotSpotRate = checkNumber("hotSpotRate", p.hotSpotRate, { above: 0 });
+    const hotSpotReplicas = checkInteger("hotSpotReplicas", p.hotSpotReplicas, { min: 2, max: 30 });
+    const hotSpotRequestCount = checkInteger("hotSpotRequestCount", p.hotSpotRequestCount, { min: 100 });
+    const windows = checkNonEmpty("windows", p.windows).map((h, i) => checkNumber(`windows[${i}]`, h, { above: 0 }));
+    const longDocRate = checkNumber("longDocRate", p.longDocRate, { above: 0 });
+    const longDocRequestCount = checkInteger("longDocRequestCount", p.longDocRequestCount, { min: 100 });
+    const replicas = checkInteger("replicas", p.replicas, { min: 1, max: 30 });
+    const windowSeeds = seedsOf(p.seed, checkInteger("windowSeeds", p.windowSeeds, { min: 1, max: 10 }));
+    const scaling: Array<[string, string, Record<string, unknown>]> = [
+      ["e2", "e2", {}],
+      ["e2 + autoscale", "e2", { autoscale: true }],
+      ["e2 + rebalance", "e2+rebalance", {}],
+      ["e2 + rebalance + autoscale", "e2+rebalance", { autoscale: true }],
+    ];
+    const autoscaleRuns = experiments.includes("autoscale") ? scaling : [];
+    const windowRuns = experiments.includes("window") ? windows : [];
+    const results = simulateConfigurations(
+      [
+        ...autoscaleRuns.map(([, configuration, routerOptions]) => configurationRun({ workload: "toolCallingHotSpot", rate: hotSpotRate, replicas: hotSpotReplicas, configuration, routerOptions, requestCount: hotSpotRequestCount, seed: p.seed })),
+        ...windowRuns.flatMap((H) => windowSeeds.map((seed) => configurationRun({ workload: "longDocQA", rate: longDocRate, replicas, configuration: "preble", routerOptions: { windowSeconds: H }, requestCount: longDocRequestCount, seed }))),
+      ],
+      (done, total) => progress?.(`03.4：已完成 ${done}/${total} 次模拟`),
+    );
+    const rows: Row[] = [];
+    let next = 0;
+    for (const [name] of autoscaleRuns) {
+      const res = results[next++];
+      const events = (res.routerStats as Record<string, unknown>).autoscaleEvents as Array<{ time: number }>;
+      rows.push({ experiment: "autoscale", setting: name, meanLatency: res.metrics.meanLatency, p99Latency: res.metrics.p99Latency, maxShare: res.metrics.maxShare, overloaded: res.metrics.overloaded, autoscaled: events.length, firstAutoscale: events.length ? events[0].time : NaN });
+    }
+    for (const H of windowRuns) {
+      const rs = results.slice(next, next + windowSeeds.length);
+      next += windowSeeds.length;
+      const means = rs.map((x) => x.metrics.meanLatency);
+      const avg = (g: (x: (typeof rs)[number]) => number) => rs.reduce((a, x) => a + g(x), 0) / rs.length;
+      const row: Row = { experiment: "window", setting: `H = ${H} 秒`, windowSeconds: H, meanLatency: avg((x) => x.metrics.meanLatency), meanMin: Math.min(...means), meanMax: Math.max(...means), meanRange: rs.length > 1 ? `${f(Math.min(...means))}–${f(Math.max(...means))}` : null, p99Latency: avg((x) => x.metrics.p99Latency), maxShare: avg((x) => x.metrics.maxShare), overloaded: rs.some((x) => x.metrics.overloaded), seeds: rs.length };
+      means.forEach((m, k) => (row[`meanSeed${k}`] = m));
+      rows.push(row);
+    }
+    const notes: string[] = [];
+    if (autoscaleRuns.length) {
+      notes.push(
+        `autoscale：工具调用（热点），${hotSpotReplicas} 个副本，${hotSpotRate} 请求/秒，${hotSpotRequestCount} 个请求（约 ${Math.round(hotSpotRequestCount / hotSpotRate)} 秒），副本内 FCFS。自动扩展（讲义没有实现，这是我们的）：一个前缀在 H = 180 秒窗口后半段的平均排队时间 ≥ 前半段的 2 倍（两半各至少 5 个完成的请求、后半均值 ≥ 0.5 秒）时，把它的关键部分再分配给一块还没有它的、负载最轻的 GPU，此后“利用”在这些 GPU 之间按负载代价分；同一个前缀 H/2 之内不再扩展。`,
+      );
+    }
+    if (windowRuns.length) notes.push(`window：长文档，${replicas} 个副本，${longDocRate} 请求/秒，${longDocRequestCount} 个请求，完整 Preble，只改窗口 H（L 只计 H 秒之内派出的活）；每个 H ${windowSeeds.length} 个种子（${windowSeeds.join("、")}）的均值。`);
+    notes.push(`种子 ${String(p.seed)}。`, WARMUP_NOTE, OVERLOAD_NOTE);
+    return {
+      title: `自动扩展（热点，${hotSpotReplicas} 个副本，${hotSpotRate} 请求/秒）与窗口 H（长文档，${replicas} 个副本，${longDocRate} 请求/秒）`,
+      columns: [
+        { key: "experiment", label: "实验", format: "name" },
+        { key: "setting", label: "设置", format: "name" },
+        COLUMNS.meanLatency,
+        { key: "meanRange", label: "平均延迟（各种子的范围）", unit: "秒", format: "text" },
+        COLUMNS.p99Latency,
+        COLUMNS.maxShare,
+        COLUMNS.overloaded,
+        { key: "seeds", label: "种子数", format: "int" },
+        { key: "autoscaled", label: "自动扩展复制前缀的次数", format: "int" },
+        { key: "firstAutoscale", label: "第一次复制", unit: "秒", format: "fixed0" },
+      ],
+      rows,
+      notes,
+    };
+  },
+  claims: AUTOSCALE_CLAIMS,
+});
