@@ -50,7 +50,7 @@ describe("verdicts at default parameters", () => {
       "pairing-hurts-video": ["holds", "holds"],
       "pairing-slows-decode": ["holds", "holds"],
     },
-    "03.3": { "e2-collapses": "holds", "rebalance-cures": ["holds", "fails"], "thbal-insensitive": "holds" },
+    "03.3": { "e2-collapses": ["holds", "holds"], "rebalance-cures": ["holds", "fails"], "thbal-insensitive": ["holds", "holds"] },
     "03.4": { "autoscale-helps-slowly": "holds", "rebalance-first": "holds", "window-longer-better": "fails", "window-no-order-of-magnitude": "holds" },
     "03.5": {
       "quota-shares": ["holds", "fails"],

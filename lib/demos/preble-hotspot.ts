@@ -13,20 +13,39 @@ import { defineDemo } from "./registry";
 
 const num = (x: unknown): number => x as number;
 
-type HotSpotParams = { rate: number; replicas: number; thBals: number[]; thBalSeeds: number; requestCount: number; seed: number | string };
+type HotSpotParams = { readings: string[]; rate: number; replicas: number; thBals: number[]; thBalSeeds: number; requestCount: number; seed: number | string };
+
+/** The released reading of the load cost (lib/cluster/preble/options.ts READINGS): it changes E2's explore, so E2 and
+ * the Th_bal sweep are run again under it (the released Th_bal sweep migrates important nodes, gsw:377–462; one seed
+ * per Th_bal, to keep the demo fast). */
+const RELEASED_COST = { decodeEstimate: "released", evictionEstimate: "memoryFull" };
+const HOT_READINGS = [
+  { id: "lecture", label: "讲义的读法", e2: "e2", sweep: "e2+rebalance", moved: "rebalanced" },
+  { id: "released", label: "开源代码的读法", e2: "e2Released", sweep: "e2+migrateReleased", moved: "migrated" },
+] as const;
+type HotReading = (typeof HOT_READINGS)[number];
+
+/** One judgement per reading in `readings` (the lecture's first). */
+function perHotReading<T>(p: HotSpotParams, judge: (r: HotReading) => T): Array<T & { reading: string }> {
+  const list = HOT_READINGS.filter((r) => p.readings.includes(r.id));
+  if (list.length === 0) cannotJudge("参数 readings 里没有可判断的读法");
+  return list.map((r) => ({ reading: r.label, ...judge(r) }));
+}
 
 const HOT_SPOT_CLAIMS: Claim<HotSpotParams>[] = [
   {
     id: "e2-collapses",
     says: "没有再平衡的 E2 和“命中过半才亲和”一样崩溃：热门工具只在一个副本上有最长匹配，那个副本收下它的全部请求，队列越排越长",
     lecture: "没有再平衡的 E2 和“命中过半才亲和”一样崩溃",
-    judge: (t) => {
-      const rows = ["e2", "thresholdAffinity"].map((policy) => needRows(t, { policy })[0]);
-      return {
-        holds: rows.every((r) => num(r.maxShare) >= 0.35 && r.overloaded === true),
-        ours: rows.map((r) => `${displayName(r.policy)}：最忙副本 ${pct(num(r.maxShare))}，平均 ${f(num(r.meanLatency), 1)} 秒${r.overloaded ? "（过载）" : ""}`).join("；"),
-      };
-    },
+    judge: (t, p) =>
+      perHotReading(p, (reading) => {
+        const rows = [reading.e2, "thresholdAffinity"].map((policy) => needRows(t, { policy })[0]);
+        return {
+          holds: rows.every((r) => num(r.maxShare) >= 0.35 && r.overloaded === true),
+          ours: rows.map((r) => `${displayName(r.policy)}：最忙副本 ${pct(num(r.maxShare))}，平均 ${f(num(r.meanLatency), 1)} 秒${r.overloaded ? "（过载）" : ""}`).join("；"),
+          remark: reading.id === "released" ? "阈值亲和不是 Preble，两种读法用同一行；E2 按开源代码的负载代价（decode 项、M）重跑" : undefined,
+        };
+      }),
   },
   {
     id: "rebalance-cures",
@@ -56,18 +75,25 @@ const HOT_SPOT_CLAIMS: Claim<HotSpotParams>[] = [
     lecture: "阈值不敏感",
     judge: (t, p) => {
       needParam(p.thBals.length >= 2, "需要至少两个 Th_bal（参数 thBals）");
-      const reb = needRows(t, { policy: "e2+rebalance" });
-      const means = reb.map((r) => num(r.meanLatency));
-      const spreadRatio = Math.max(...means) / Math.min(...means);
-      const perSeed = Array.from({ length: num(reb[0].seeds) }, (_, k) => {
-        const xs = reb.map((r) => num(r[`meanSeed${k}`]));
-        return Math.max(...xs) / Math.min(...xs);
+      return perHotReading(p, (reading) => {
+        const reb = needRows(t, { policy: reading.sweep });
+        const means = reb.map((r) => num(r.meanLatency));
+        const spreadRatio = Math.max(...means) / Math.min(...means);
+        const perSeed = Array.from({ length: num(reb[0].seeds) }, (_, k) => {
+          const xs = reb.map((r) => num(r[`meanSeed${k}`]));
+          return Math.max(...xs) / Math.min(...xs);
+        });
+        const moved = Math.max(...reb.map((r) => num(r[reading.moved])));
+        return {
+          holds: spreadRatio < 1.3,
+          ours: `Th_bal ${p.thBals.join("、")}：${num(reb[0].seeds) > 1 ? "种子平均的" : ""}平均延迟最多相差 ${pct(spreadRatio - 1)}，${reading.id === "released" ? "迁移的重要节点" : "改派的请求"}最多 ${f(moved, 0)} 个`,
+          remark:
+            reading.id === "released"
+              ? `开源代码的读法：再平衡迁移重要节点（gsw:377–462），负载代价用开源代码的 decode 项和 M，每个 Th_bal 一个种子${reb.every((r) => r.overloaded === true) ? "；每个 Th_bal 下都过载：迁移搬不走单个热前缀的负载，阈值不敏感是因为哪个阈值都治不了热点，不是因为分流了" : ""}`
+              : undefined,
+          seeds: perSeed.length > 1 ? seedsAgreeing(perSeed, (x) => x < 1.3) : undefined,
+        };
       });
-      return {
-        holds: spreadRatio < 1.3,
-        ours: `Th_bal ${p.thBals.join("、")}：种子平均的平均延迟最多相差 ${pct(spreadRatio - 1)}，改派的请求最多 ${f(Math.max(...reb.map((r) => num(r.rebalanced))), 0)} 个`,
-        seeds: perSeed.length > 1 ? seedsAgreeing(perSeed, (x) => x < 1.3) : undefined,
-      };
     },
   },
 ];
@@ -76,8 +102,9 @@ export const hotSpotDemo = defineDemo<HotSpotParams>({
   id: "03.3",
   section: "§3.4",
   title: "热点：一个工具占约 40% 的流量，E2 有无事后再平衡",
-  defaults: { rate: 70, replicas: 8, thBals: [1.2, 1.5, 2, 3], thBalSeeds: 3, requestCount: 4000, seed: 1 },
+  defaults: { readings: ["lecture", "released"], rate: 70, replicas: 8, thBals: [1.2, 1.5, 2, 3], thBalSeeds: 3, requestCount: 4000, seed: 1 },
   describe: {
+    readings: { meaning: "按哪几种读法下结论：lecture（讲义：改派请求的再平衡、窗口请求 × 平均输出的 decode 项、放不下才淘汰的 M）、released（开源代码：另跑 E2 和迁移重要节点的 Th_bal 扫描，用在途请求 × 实测 TPOT 的 decode 项、显存总是满的 M）；讲义的各行总是跑", range: "非空数组，每项为 lecture、released 之一" },
     rate: { meaning: "请求率（请求/秒）", range: "> 0 的数" },
     replicas: { meaning: "副本（GPU）个数", range: "2–30 的整数" },
     thBals: { meaning: "“E2 + 再平衡”试的 Th_bal 值", range: "非空数组，每项 ≥ 1" },
@@ -92,6 +119,7 @@ export const hotSpotDemo = defineDemo<HotSpotParams>({
     const thBals = checkNonEmpty("thBals", p.thBals).map((t, i) => checkNumber(`thBals[${i}]`, t, { min: 1 }));
     const nSeeds = checkInteger("thBalSeeds", p.thBalSeeds, { min: 1, max: 10 });
     const seeds = seedsOf(p.seed, nSeeds);
+    const released = checkEachOneOf("readings", p.readings, ["lecture", "released"]).includes("released");
     const runs: Array<{ policy: string; thBal: number | null; configuration: string; routerOptions?: Record<string, unknown>; router?: string; seeds?: Array<number | string> }> = [
       { policy: "baseline", thBal: null, configuration: "baseline" },
       { policy: "thresholdAffinity", thBal: null, configuration: "", router: "thresholdAffinity" },
@@ -100,6 +128,12 @@ export const hotSpotDemo = defineDemo<HotSpotParams>({
       ...thBals.map((t) => ({ policy: "e2+rebalance", thBal: t, configuration: "e2+rebalance", routerOptions: { thBal: t }, seeds })),
       { policy: "e2+migrate", thBal: 1.5, configuration: "e2+rebalance", routerOptions: { rebalanceAction: "migrate" } },
       { policy: "preble", thBal: 1.5, configuration: "preble" },
+      ...(released
+        ? [
+            { policy: "e2Released", thBal: null, configuration: "e2", routerOptions: { ...RELEASED_COST } },
+            ...thBals.map((t) => ({ policy: "e2+migrateReleased", thBal: t, configuration: "e2+rebalance", routerOptions: { thBal: t, rebalanceAction: "migrate", ...RELEASED_COST } })),
+          ]
+        : []),
     ];
     const jobs = runs.flatMap((r) => (r.seeds ?? [p.seed]).map((seed) => ({ r, seed })));
     const results = simulateConfigurations(
@@ -116,7 +150,7 @@ export const hotSpotDemo = defineDemo<HotSpotParams>({
       const rs = results.slice(next, next + n);
       next += n;
       const avg = (f0: (x: (typeof rs)[number]) => number) => rs.reduce((a, x) => a + f0(x), 0) / n;
-      const variant = r.policy === "e2+rebalance" ? `${displayName(r.policy)} · Th_bal ${r.thBal}` : displayName(r.policy);
+      const variant = r.policy === "e2+rebalance" || r.policy === "e2+migrateReleased" ? `${displayName(r.policy)} · Th_bal ${r.thBal}` : displayName(r.policy);
       const stat = (k: string) => (rs[0].routerStats[k] === undefined ? null : avg((x) => x.routerStats[k] as number));
       const row: Row = { policy: r.policy, variant, thBal: r.thBal, meanLatency: avg((x) => x.metrics.meanLatency), meanMin: Math.min(...rs.map((x) => x.metrics.meanLatency)), meanMax: Math.max(...rs.map((x) => x.metrics.meanLatency)), meanRange: n > 1 ? `${f(Math.min(...rs.map((x) => x.metrics.meanLatency)))}–${f(Math.max(...rs.map((x) => x.metrics.meanLatency)))}` : null, p99Latency: avg((x) => x.metrics.p99Latency), maxShare: avg((x) => x.metrics.maxShare), hitRate: avg((x) => x.metrics.hitRate), overloaded: rs.some((x) => x.metrics.overloaded), rebalanced: stat("rebalance"), migrated: stat("migrated"), seeds: n };
       rs.forEach((x, k) => (row[`meanSeed${k}`] = x.metrics.meanLatency));
