@@ -14,7 +14,30 @@ import { defineDemo } from "./registry";
 const ROUTERS: Readonly<Record<string, string>> = { roundRobin: "baseline", cacheAwareGuarded: "cacheAwareGuarded", "e2+rebalance": "e2+rebalance" };
 const LOCAL = ["fcfs", "lpf"];
 
-type EqualParams = { rates: Record<string, number>; routers: string[]; localPolicies: string[]; replicas: number; minRequests: number; minSeconds: number; seed: number | string };
+/** The released reading of E2 + rebalancing (lib/cluster/preble/options.ts READINGS): migrate important nodes, the
+ * released decode term and M. Round robin and cacheAwareGuarded are not Preble: both readings share their rows. */
+const RELEASED_ROUTER = "e2+migrateReleased";
+const RELEASED_OPTIONS = { rebalanceAction: "migrate", decodeEstimate: "released", evictionEstimate: "memoryFull" };
+const EQUAL_READINGS = [
+  { id: "lecture", label: "讲义的读法" },
+  { id: "released", label: "开源代码的读法" },
+] as const;
+type EqualReading = (typeof EQUAL_READINGS)[number];
+/** The row name of a router under a reading. */
+const routerIn = (r: EqualReading, router: string) => (r.id === "released" && router === "e2+rebalance" ? RELEASED_ROUTER : router);
+const RELEASED_REMARK = "E2 + 再平衡另按开源代码的读法跑了一遍；轮转和简单规则不是 Preble，两种读法用同样的行";
+
+/** One judgement per reading in `readings` (the lecture's first); `judge` gets the router-name mapping of its reading. */
+function perEqualReading(p: EqualParams, judge: (name: (router: string) => string, r: EqualReading) => { holds: boolean; ours: string; remark?: string }) {
+  const list = EQUAL_READINGS.filter((r) => p.readings.includes(r.id));
+  needParam(list.length > 0, "需要参数 readings 里有 lecture 或 released");
+  return list.map((r) => {
+    const v = judge((router) => routerIn(r, router), r);
+    return { reading: r.label, ...v, remark: r.id === "released" ? [v.remark, RELEASED_REMARK].filter(Boolean).join("；") : v.remark };
+  });
+}
+
+type EqualParams = { readings: string[]; rates: Record<string, number>; routers: string[]; localPolicies: string[]; replicas: number; minRequests: number; minSeconds: number; seed: number | string };
 
 const num = (x: unknown): number => x as number;
 const mean = (t: Table, workload: string, router: string, local: string) => num(needRows(t, { workload, router, policy: local })[0].meanLatency);
@@ -33,8 +56,10 @@ const CLAIMS: Claim<EqualParams>[] = [
     judge: (t, p) => {
       const workloads = Object.keys(p.rates);
       need(p, workloads, ["roundRobin", "e2+rebalance"], []);
-      const parts = workloads.flatMap((w) => p.localPolicies.map((l) => ({ w, l, g: mean(t, w, "roundRobin", l) / mean(t, w, "e2+rebalance", l) })));
-      return { holds: parts.every((x) => x.g >= 1.2), ours: parts.map((x) => `${displayName(x.w)}、都用 ${displayName(x.l)}：${times(x.g)}`).join("；") };
+      return perEqualReading(p, (name) => {
+        const parts = workloads.flatMap((w) => p.localPolicies.map((l) => ({ w, l, g: mean(t, w, "roundRobin", l) / mean(t, w, name("e2+rebalance"), l) })));
+        return { holds: parts.every((x) => x.g >= 1.2), ours: parts.map((x) => `${displayName(x.w)}、都用 ${displayName(x.l)}：${times(x.g)}`).join("；") };
+      });
     },
   },
   {
@@ -43,8 +68,10 @@ const CLAIMS: Claim<EqualParams>[] = [
     lecture: "很大一部分优势来自副本内的优先级排队（视频 8/s：90.0 → 20.6 秒）",
     judge: (t, p) => {
       need(p, ["videoQA"], [], ["fcfs", "lpf"]);
-      const parts = p.routers.map((r) => ({ r, g: mean(t, "videoQA", r, "fcfs") / mean(t, "videoQA", r, "lpf") }));
-      return { holds: parts.every((x) => x.g >= 1.3), ours: parts.map((x) => `${displayName(x.r)}：FCFS ÷ LPF = ${times(x.g)}`).join("；") };
+      return perEqualReading(p, (name) => {
+        const parts = p.routers.map((r) => ({ r: name(r), g: mean(t, "videoQA", name(r), "fcfs") / mean(t, "videoQA", name(r), "lpf") }));
+        return { holds: parts.every((x) => x.g >= 1.3), ours: parts.map((x) => `${displayName(x.r)}：FCFS ÷ LPF = ${times(x.g)}`).join("；") };
+      });
     },
   },
   {
@@ -53,8 +80,10 @@ const CLAIMS: Claim<EqualParams>[] = [
     lecture: "3.88 对 5.35 秒",
     judge: (t, p) => {
       need(p, ["longDocQA"], ["cacheAwareGuarded", "e2+rebalance"], []);
-      const parts = p.localPolicies.map((l) => ({ l, a: mean(t, "longDocQA", "cacheAwareGuarded", l), b: mean(t, "longDocQA", "e2+rebalance", l) }));
-      return { holds: parts.every((x) => x.a <= 1.05 * x.b), ours: parts.map((x) => `都用 ${displayName(x.l)}：${f(x.a)} 对 ${f(x.b)} 秒`).join("；") };
+      return perEqualReading(p, (name) => {
+        const parts = p.localPolicies.map((l) => ({ l, a: mean(t, "longDocQA", "cacheAwareGuarded", l), b: mean(t, "longDocQA", name("e2+rebalance"), l) }));
+        return { holds: parts.every((x) => x.a <= 1.05 * x.b), ours: parts.map((x) => `都用 ${displayName(x.l)}：${f(x.a)} 对 ${f(x.b)} 秒`).join("；") };
+      });
     },
   },
   {
@@ -63,8 +92,10 @@ const CLAIMS: Claim<EqualParams>[] = [
     lecture: "很大一部分优势来自副本内的优先级排队，而不是路由",
     judge: (t, p) => {
       need(p, ["videoQA"], ["cacheAwareGuarded", "e2+rebalance"], ["fcfs", "lpf"]);
-      const g = (l: string) => mean(t, "videoQA", "cacheAwareGuarded", l) / mean(t, "videoQA", "e2+rebalance", l);
-      return { holds: g("fcfs") >= 1.5 && g("lpf") < 1.2, ours: `简单规则 ÷ E2 + 再平衡：都用 FCFS ${times(g("fcfs"))}，都用 LPF ${times(g("lpf"))}` };
+      return perEqualReading(p, (name) => {
+        const g = (l: string) => mean(t, "videoQA", "cacheAwareGuarded", l) / mean(t, "videoQA", name("e2+rebalance"), l);
+        return { holds: g("fcfs") >= 1.5 && g("lpf") < 1.2, ours: `简单规则 ÷ E2 + 再平衡：都用 FCFS ${times(g("fcfs"))}，都用 LPF ${times(g("lpf"))}` };
+      });
     },
   },
   {
@@ -73,12 +104,14 @@ const CLAIMS: Claim<EqualParams>[] = [
     judge: (t, p) => {
       const workloads = Object.keys(p.rates);
       need(p, workloads, ["roundRobin", "e2+rebalance"], ["fcfs", "lpf"]);
-      const parts = workloads.map((w) => ({ w, mixed: mean(t, w, "roundRobin", "lpf") / mean(t, w, "e2+rebalance", "fcfs"), equal: mean(t, w, "roundRobin", "lpf") / mean(t, w, "e2+rebalance", "lpf") }));
-      return {
-        holds: parts.some((x) => Math.abs(x.mixed / x.equal - 1) > 0.1),
-        ours: parts.map((x) => `${displayName(x.w)}：03.1 的比法 ${times(x.mixed)}，都用 LPF ${times(x.equal)}`).join("；"),
-        remark: "基线过载的格子里两个比值都随模拟时长变化",
-      };
+      return perEqualReading(p, (name) => {
+        const parts = workloads.map((w) => ({ w, mixed: mean(t, w, "roundRobin", "lpf") / mean(t, w, name("e2+rebalance"), "fcfs"), equal: mean(t, w, "roundRobin", "lpf") / mean(t, w, name("e2+rebalance"), "lpf") }));
+        return {
+          holds: parts.some((x) => Math.abs(x.mixed / x.equal - 1) > 0.1),
+          ours: parts.map((x) => `${displayName(x.w)}：03.1 的比法 ${times(x.mixed)}，都用 LPF ${times(x.equal)}`).join("；"),
+          remark: "基线过载的格子里两个比值都随模拟时长变化",
+        };
+      });
     },
   },
 ];
@@ -87,8 +120,9 @@ export const localEqualDemo = defineDemo<EqualParams>({
   id: "03.10",
   section: "§3.6",
   title: "副本内排队相同时再比路由：路由器 × 副本内排队",
-  defaults: { rates: { longDocQA: 1, videoQA: 8 }, routers: ["roundRobin", "cacheAwareGuarded", "e2+rebalance"], localPolicies: ["fcfs", "lpf"], replicas: 4, minRequests: 1000, minSeconds: 200, seed: 1 },
+  defaults: { readings: ["lecture", "released"], rates: { longDocQA: 1, videoQA: 8 }, routers: ["roundRobin", "cacheAwareGuarded", "e2+rebalance"], localPolicies: ["fcfs", "lpf"], replicas: 4, minRequests: 1000, minSeconds: 200, seed: 1 },
   describe: {
+    readings: { meaning: "按哪几种读法下结论：lecture（讲义：E2 + 再平衡改派请求，讲义的 decode 项和 M）、released（开源代码：E2 + 再平衡另按开源代码跑一遍：迁移重要节点、在途请求 × 实测 TPOT、显存总是满的 M）；讲义的各行总是跑", range: "非空数组，每项为 lecture、released 之一" },
     rates: { meaning: "负载和请求率（请求/秒）", range: "对象 { 负载名: 请求率 }，请求率 > 0" },
     routers: { meaning: "比较的路由器", range: `非空数组，每项为 ${Object.keys(ROUTERS).join("、")} 之一` },
     localPolicies: { meaning: "每个路由器下试的副本内排队策略", range: `非空数组，每项为 ${LOCAL.join("、")} 之一` },
@@ -104,9 +138,15 @@ export const localEqualDemo = defineDemo<EqualParams>({
     const replicas = checkInteger("replicas", p.replicas, { min: 1, max: 30 });
     const minRequests = checkInteger("minRequests", p.minRequests, { min: 100 });
     const minSeconds = checkNumber("minSeconds", p.minSeconds, { min: 0 });
-    const cells = rates.flatMap(([workload, rate]) => routers.flatMap((router) => locals.map((local) => ({ workload, rate, router, local }))));
+    const released = checkEachOneOf("readings", p.readings, ["lecture", "released"]).includes("released") && routers.includes("e2+rebalance");
+    const rowRouters = released ? [...routers, RELEASED_ROUTER] : routers;
+    const cells = rates.flatMap(([workload, rate]) => rowRouters.flatMap((router) => locals.map((local) => ({ workload, rate, router, local }))));
     const results = simulateConfigurations(
-      cells.map((c) => configurationRun({ workload: c.workload, rate: c.rate, replicas, configuration: ROUTERS[c.router], localPolicy: c.local, requestCount: requestsFor(c.rate, minRequests, minSeconds), seed: p.seed })),
+      cells.map((c) =>
+        c.router === RELEASED_ROUTER
+          ? configurationRun({ workload: c.workload, rate: c.rate, replicas, configuration: "e2+rebalance", routerOptions: RELEASED_OPTIONS, localPolicy: c.local, requestCount: requestsFor(c.rate, minRequests, minSeconds), seed: p.seed })
+          : configurationRun({ workload: c.workload, rate: c.rate, replicas, configuration: ROUTERS[c.router], localPolicy: c.local, requestCount: requestsFor(c.rate, minRequests, minSeconds), seed: p.seed }),
+      ),
       (done, total) => progress?.(`03.10：已完成 ${done}/${total} 次模拟`),
     );
     const rows: Row[] = cells.map((c, i) => {
