@@ -42,6 +42,8 @@ const NAMES: Record<string, string> = {
   "e2+migrate": "E2 + 迁移重要节点（开源的再平衡）",
   e2Released: "E2（开源代码的负载代价）",
   "e2+migrateReleased": "E2 + 迁移重要节点（开源代码的读法）",
+  "e2+rebalance+pairingReleased": "E2 + 迁移 + 搭配（开源代码的读法）",
+  "e2+rebalance+pairing+priorityReleased": "E2 + 迁移 + 搭配 + 优先级组（开源代码的读法）",
   "e2+rebalance+pairing": "E2 + 再平衡 + 搭配",
   "e2+rebalance+pairing+priority": "E2 + 再平衡 + 搭配 + 优先级组",
   preble: "完整 Preble",

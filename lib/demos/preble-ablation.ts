@@ -1,10 +1,10 @@
 // 03.11 — the paper's ablation (its Figure 5) on paper: tool calling with Zipf 1.1 tool popularity, E2 alone, then
 // + rebalancing, + prefill/decode pairing, + priority groups, beside the round-robin baseline (§3.6).
-import { checkInteger, checkNumber } from "../core/errors";
+import { checkEachOneOf, checkInteger, checkNumber } from "../core/errors";
 import type { Row, Table } from "../core/table";
 import { simulateConfigurations } from "../cluster/preble-memo";
 import { configurationRun } from "../cluster/preble-runs";
-import { Claim, f, needRows, pct, spread, times } from "./claims";
+import { Claim, f, needParam, needRows, pct, spread, times } from "./claims";
 import { COLUMNS, OVERLOAD_NOTE, REPLICAS_DOC, requestsFor, SEED_DOC, seedsOf, WARMUP_NOTE } from "./preble-common";
 import { defineDemo } from "./registry";
 
@@ -17,7 +17,31 @@ const LADDER = [
   { rung: "e2+rebalance+pairing+priority", configuration: "e2+rebalance", routerOptions: { pairing: true }, localPolicy: "priority" },
 ] as const;
 
-type AblationParams = { rate: number; replicas: number; minRequests: number; minSeconds: number; seeds: number; seed: number | string };
+/** The same ladder as the released code reads each rung (lib/cluster/preble/options.ts READINGS): the paper's baseline
+ * (LPM, no chunking), the released load cost (decode term, M), migrating rebalancing, the hit-ratio pairing rule and
+ * one priority group per iteration (k = 10). Each rung's id is the lecture rung's plus "Released" (baselinePaper). */
+const RELEASED_COST = { decodeEstimate: "released", evictionEstimate: "memoryFull" };
+const RELEASED_LADDER = [
+  { rung: "baselinePaper", configuration: "baselinePaper", routerOptions: {}, localPolicy: undefined },
+  { rung: "e2Released", configuration: "e2", routerOptions: { ...RELEASED_COST }, localPolicy: undefined },
+  { rung: "e2+migrateReleased", configuration: "e2+rebalance", routerOptions: { ...RELEASED_COST, rebalanceAction: "migrate" }, localPolicy: undefined },
+  { rung: "e2+rebalance+pairingReleased", configuration: "e2+rebalance", routerOptions: { ...RELEASED_COST, rebalanceAction: "migrate", pairing: true, pairingRule: "released" }, localPolicy: undefined },
+  { rung: "e2+rebalance+pairing+priorityReleased", configuration: "e2+rebalance", routerOptions: { ...RELEASED_COST, rebalanceAction: "migrate", pairing: true, pairingRule: "released" }, localPolicy: "priorityReleased" },
+] as const;
+const ABLATION_READINGS = [
+  { id: "lecture", label: "讲义的读法", ladder: LADDER.map((r) => r.rung) as string[] },
+  { id: "released", label: "开源代码的读法", ladder: RELEASED_LADDER.map((r) => r.rung) as string[] },
+] as const;
+type AblationReading = (typeof ABLATION_READINGS)[number];
+
+/** One judgement per reading in `readings` (the lecture's first); `name(k)` = the id of rung k under that reading. */
+function perLadder(p: AblationParams, judge: (name: (k: number) => string, r: AblationReading) => { holds: boolean; ours: string; remark?: string }) {
+  const list = ABLATION_READINGS.filter((r) => p.readings.includes(r.id));
+  needParam(list.length > 0, "需要参数 readings 里有 lecture 或 released");
+  return list.map((r) => ({ reading: r.label, ...judge((k) => r.ladder[k], r) }));
+}
+
+type AblationParams = { readings: string[]; rate: number; replicas: number; minRequests: number; minSeconds: number; seeds: number; seed: number | string };
 
 const num = (x: unknown): number => x as number;
 const rung = (t: Table, id: string) => needRows(t, { policy: id })[0];
@@ -39,46 +63,51 @@ const CLAIMS: Claim<AblationParams>[] = [
     id: "e2-already-better",
     says: "只有 E2 就已经明显好于轮转基线（平均和 P99 都快 20% 以上）",
     lecture: "论文图 5：基本 E2 已经有明显改善",
-    judge: (t) => {
-      const s = step(t, "baseline", "e2");
-      return { holds: s.mean >= 1.2 && s.p99 >= 1.2, ours: `平均 ${words(s.mean)}，P99 ${words(s.p99)}` };
-    },
+    judge: (t, p) =>
+      perLadder(p, (name) => {
+        const s = step(t, name(0), name(1));
+        return { holds: s.mean >= 1.2 && s.p99 >= 1.2, ours: `平均 ${words(s.mean)}，P99 ${words(s.p99)}` };
+      }),
   },
   {
     id: "rebalance-mainly-p99",
     says: "加上再平衡，主要是 P99 变好：P99 的改善大于平均的改善",
     lecture: "论文图 5：再平衡主要改善 P99",
-    judge: (t, p) => {
-      const s = step(t, "e2", "e2+rebalance");
-      return { holds: s.p99 > s.mean && s.p99 > 1, ours: `平均 ${words(s.mean)}，P99 ${words(s.p99)}`, remark: noise(p, s.mean, s.p99) };
-    },
+    judge: (t, p) =>
+      perLadder(p, (name) => {
+        const s = step(t, name(1), name(2));
+        return { holds: s.p99 > s.mean && s.p99 > 1, ours: `平均 ${words(s.mean)}，P99 ${words(s.p99)}`, remark: noise(p, s.mean, s.p99) };
+      }),
   },
   {
     id: "pairing-improves-both",
     says: "再加上 prefill/decode 搭配，平均和 P99 都变好",
     lecture: "论文图 5：搭配让两者都改善",
-    judge: (t, p) => {
-      const s = step(t, "e2+rebalance", "e2+rebalance+pairing");
-      return { holds: s.mean > 1 && s.p99 > 1, ours: `平均 ${words(s.mean)}，P99 ${words(s.p99)}`, remark: noise(p, s.mean, s.p99) };
-    },
+    judge: (t, p) =>
+      perLadder(p, (name) => {
+        const s = step(t, name(2), name(3));
+        return { holds: s.mean > 1 && s.p99 > 1, ours: `平均 ${words(s.mean)}，P99 ${words(s.p99)}`, remark: noise(p, s.mean, s.p99) };
+      }),
   },
   {
     id: "priority-p99-not-mean",
     says: "再加上优先级组，P99 变好（快 5% 以上）而平均几乎不变（变化不到 5%）",
     lecture: "论文图 5：优先级队列改善 P99、不改善平均延迟",
-    judge: (t, p) => {
-      const s = step(t, "e2+rebalance+pairing", "e2+rebalance+pairing+priority");
-      return { holds: s.p99 >= 1.05 && Math.abs(s.mean - 1) < 0.05, ours: `平均 ${words(s.mean)}，P99 ${words(s.p99)}`, remark: noise(p, s.mean, s.p99) };
-    },
+    judge: (t, p) =>
+      perLadder(p, (name) => {
+        const s = step(t, name(3), name(4));
+        return { holds: s.p99 >= 1.05 && Math.abs(s.mean - 1) < 0.05, ours: `平均 ${words(s.mean)}，P99 ${words(s.p99)}`, remark: noise(p, s.mean, s.p99) };
+      }),
   },
   {
     id: "full-vs-baseline",
     says: "整条阶梯走完，平均延迟比基线低 1.5 倍以上（论文在这个负载上报告数倍）",
     lecture: "论文报告平均延迟低 1.5–14.5 倍",
-    judge: (t) => {
-      const s = step(t, "baseline", "e2+rebalance+pairing+priority");
-      return { holds: s.mean >= 1.5, ours: `平均 ${f(num(s.a.meanLatency))} → ${f(num(s.b.meanLatency))} 秒（${times(s.mean)}）` };
-    },
+    judge: (t, p) =>
+      perLadder(p, (name, r) => {
+        const s = step(t, name(0), name(4));
+        return { holds: s.mean >= 1.5, ours: `平均 ${f(num(s.a.meanLatency))} → ${f(num(s.b.meanLatency))} 秒（${times(s.mean)}）`, remark: r.id === "released" ? "开源代码的读法从论文的基线（LPM，不分块）算起" : undefined };
+      }),
   },
 ];
 
@@ -86,8 +115,9 @@ export const ablationDemo = defineDemo<AblationParams>({
   id: "03.11",
   section: "§3.6",
   title: "论文图 5 的纸上版：工具调用（Zipf 1.1）上一项项加上 Preble 的机制",
-  defaults: { rate: 48, replicas: 4, minRequests: 1000, minSeconds: 200, seeds: 1, seed: 1 },
+  defaults: { readings: ["lecture", "released"], rate: 48, replicas: 4, minRequests: 1000, minSeconds: 200, seeds: 1, seed: 1 },
   describe: {
+    readings: { meaning: "按哪几种读法走这条阶梯：lecture（讲义：我们的基线、改派请求的再平衡、我们的搭配规则、配额轮转的优先级组）、released（开源代码：论文的基线、开源的负载代价、迁移重要节点、命中率 ≥ 0.7 的搭配、每迭代一组的优先级组）；讲义的阶梯总是跑", range: "非空数组，每项为 lecture、released 之一" },
     rate: { meaning: "工具调用的请求率（请求/秒）", range: "> 0 的数" },
     replicas: REPLICAS_DOC,
     minRequests: { meaning: "每次模拟至少多少个请求", range: "≥ 100 的整数" },
@@ -103,11 +133,13 @@ export const ablationDemo = defineDemo<AblationParams>({
     const nSeeds = checkInteger("seeds", p.seeds, { min: 1, max: 10 });
     const seeds = seedsOf(p.seed, nSeeds);
     const requestCount = requestsFor(rate, minRequests, minSeconds);
+    const released = checkEachOneOf("readings", p.readings, ["lecture", "released"]).includes("released");
+    const ladder: ReadonlyArray<(typeof LADDER)[number] | (typeof RELEASED_LADDER)[number]> = released ? [...LADDER, ...RELEASED_LADDER] : LADDER;
     const results = simulateConfigurations(
-      LADDER.flatMap((r) => seeds.map((seed) => configurationRun({ workload: "toolCalling", rate, replicas, configuration: r.configuration, routerOptions: r.routerOptions, localPolicy: r.localPolicy, requestCount, seed }))),
+      ladder.flatMap((r) => seeds.map((seed) => configurationRun({ workload: "toolCalling", rate, replicas, configuration: r.configuration, routerOptions: r.routerOptions, localPolicy: r.localPolicy, requestCount, seed }))),
       (done, total) => progress?.(`03.11：已完成 ${done}/${total} 次模拟`),
     );
-    const rows: Row[] = LADDER.map((r, i) => {
+    const rows: Row[] = ladder.map((r, i) => {
       const runs = results.slice(i * nSeeds, (i + 1) * nSeeds);
       const mean = spread(runs.map((x) => x.metrics.meanLatency));
       const p99 = spread(runs.map((x) => x.metrics.p99Latency));
@@ -127,6 +159,7 @@ export const ablationDemo = defineDemo<AblationParams>({
       rows,
       notes: [
         `每一级在上一级上多打开一项：E2（副本内 FCFS）→ + 再平衡 → + prefill/decode 搭配（我们的规则）→ + 副本内优先级组（讲义的轮转）；自动扩展不开（论文的消融里没有它）。基线 = 轮转 + 每个副本最长前缀优先。${requestCount} 个请求，${nSeeds} 个种子（${seeds.join("、")}）的均值。`,
+        ...(released ? ["开源代码的读法另走一遍阶梯：论文的基线（轮转 + LPM，不分块）→ E2（开源的 decode 项和 M）→ + 迁移重要节点的再平衡 → + 命中率 ≥ 0.7 的搭配 → + 每迭代一组的优先级组（k = 10）。"] : []),
         WARMUP_NOTE,
         OVERLOAD_NOTE,
       ],
