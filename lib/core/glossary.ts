@@ -74,6 +74,7 @@ const NAMES: Record<string, string> = {
   policies: "排队策略",
   autoscale: "自动扩展",
   window: "窗口 H",
+  windowReleased: "窗口 H（开源代码的读法）",
   "e2 + autoscale": "E2 + 自动扩展",
   "e2 + rebalance": "E2 + 再平衡",
   "e2 + rebalance + autoscale": "E2 + 再平衡 + 自动扩展",
