@@ -1,6 +1,6 @@
 // 03.1 — Preble's Figure 3 on paper (§3.6): five workloads × rates × named configurations on replicas of Mistral-7B
 // on A6000, mean and P99 latency, and baseline ÷ configuration where that ratio is a speed-up.
-import { checkInteger, checkNumber, ParameterError } from "../core/errors";
+import { checkEachOneOf, checkInteger, checkNumber, ParameterError } from "../core/errors";
 import { displayName } from "../core/glossary";
 import type { Row, Table } from "../core/table";
 import { configurationRun } from "../cluster/preble-runs";
@@ -20,6 +20,7 @@ export const FIG3_RATES: Readonly<Record<string, readonly number[]>> = {
 const num = (x: unknown): number => x as number;
 
 type Fig3Params = {
+  readings: string[];
   workloads: string[];
   rates: Record<string, number[]>;
   configurations: string[];
@@ -57,6 +58,39 @@ function perBaseline(p: Fig3Params, judge: (b: Baseline) => { holds: boolean; ou
   const present = BASELINES.filter((b) => p.configurations.includes(b.id));
   if (present.length === 0) cannotJudge("需要至少一个基线配置（参数 configurations：baseline 或 baselinePaper）");
   return present.map((b) => ({ reading: b.reading, ...judge(b) }));
+}
+
+/** Preble as released (lib/cluster/preble/options.ts READINGS), for the four claims that compare Preble with itself or
+ * with the simple rule: full Preble = the configuration prebleReleased; E2 + rebalancing = migrating important nodes
+ * with the released cost model. Run only in the cells those claims read, and only beside the paper's baseline. */
+const RELEASED_OF: Readonly<Record<string, { id: string; configuration: string; routerOptions: Record<string, unknown> }>> = {
+  preble: { id: "prebleReleased", configuration: "prebleReleased", routerOptions: {} },
+  "e2+rebalance": { id: "e2+migrateReleased", configuration: "e2+rebalance", routerOptions: { rebalanceAction: "migrate", decodeEstimate: "released", evictionEstimate: "memoryFull" } },
+};
+const releasedJudged = (p: Fig3Params) => p.readings.includes("released") && p.configurations.includes("baselinePaper");
+
+/** The cells (workload, rate, lecture configuration) the released verdicts read. */
+function releasedCells(p: Fig3Params): Array<{ workload: string; rate: number; of: string }> {
+  const out: Array<{ workload: string; rate: number; of: string }> = [];
+  if (!releasedJudged(p)) return out;
+  const has = (w: string) => p.workloads.includes(w) && Array.isArray(p.rates[w]) && p.rates[w].length > 0;
+  const add = (workload: string, rate: number, of: string) => {
+    if (p.configurations.includes(of) && !out.some((c) => c.workload === workload && c.rate === rate && c.of === of)) out.push({ workload, rate, of });
+  };
+  if (has("longDocQA") && p.rates.longDocQA.includes(1)) add("longDocQA", 1, "preble");
+  for (const w of ["longDocQA", "videoQA"]) if (has(w)) add(w, Math.max(...p.rates[w]), "preble");
+  if (has("videoQA") && p.rates.videoQA.includes(8)) for (const of of ["e2+rebalance", "preble"]) add("videoQA", 8, of);
+  if (has("programming")) add("programming", Math.min(...p.rates.programming), "e2+rebalance");
+  return out;
+}
+
+/** The lecture's verdict alone (as before) when the released one is not judged, else both (the lecture's first). */
+function lectureAndReleased(p: Fig3Params, judge: (name: (c: string) => string, released: boolean) => { holds: boolean; ours: string; remark?: string }) {
+  if (!releasedJudged(p)) return judge((c) => c, false);
+  return [
+    { reading: "讲义的读法", ...judge((c) => c, false) },
+    { reading: "开源代码的读法", ...judge((c) => RELEASED_OF[c]?.id ?? c, true) },
+  ];
 }
 
 const rateWords = (x: number) => (Number.isNaN(x) ? "网格里每一档都过载" : `${x} 请求/秒`);
@@ -136,9 +170,11 @@ const CLAIMS: Claim<Fig3Params>[] = [
     judge: (t, p) => {
       needWorkloads(p, ["longDocQA"], ["cacheAwareGuarded", "preble"]);
       needParam((p.rates.longDocQA ?? []).includes(1), "需要长文档 1 请求/秒这一档（参数 rates.longDocQA）");
-      const a = num(needRows(t, { workload: "longDocQA", rate: 1, policy: "cacheAwareGuarded" })[0].meanLatency);
-      const b = num(needRows(t, { workload: "longDocQA", rate: 1, policy: "preble" })[0].meanLatency);
-      return { holds: a <= 1.05 * b, ours: `${f(a)} 对 ${f(b)} 秒` };
+      return lectureAndReleased(p, (name, released) => {
+        const a = num(needRows(t, { workload: "longDocQA", rate: 1, policy: "cacheAwareGuarded" })[0].meanLatency);
+        const b = num(needRows(t, { workload: "longDocQA", rate: 1, policy: name("preble") })[0].meanLatency);
+        return { holds: a <= 1.05 * b, ours: `${f(a)} 对 ${f(b)} 秒`, remark: released ? "完整 Preble 按开源代码跑（prebleReleased）；简单规则不是 Preble，两种读法用同一行" : undefined };
+      });
     },
   },
   {
@@ -147,13 +183,15 @@ const CLAIMS: Claim<Fig3Params>[] = [
     lecture: "Preble 只在最高的几档负载下明显更好",
     judge: (t, p) => {
       needWorkloads(p, ["longDocQA", "videoQA"], ["cacheAwareGuarded", "preble"]);
-      const parts = ["longDocQA", "videoQA"].map((w) => {
-        const top = Math.max(...rowsOf(t, w, "preble").map((r) => num(r.rate)));
-        const a = num(needRows(t, { workload: w, rate: top, policy: "cacheAwareGuarded" })[0].meanLatency);
-        const b = num(needRows(t, { workload: w, rate: top, policy: "preble" })[0].meanLatency);
-        return { w, top, a, b };
+      return lectureAndReleased(p, (name, released) => {
+        const parts = ["longDocQA", "videoQA"].map((w) => {
+          const top = Math.max(...rowsOf(t, w, "preble").map((r) => num(r.rate)));
+          const a = num(needRows(t, { workload: w, rate: top, policy: "cacheAwareGuarded" })[0].meanLatency);
+          const b = num(needRows(t, { workload: w, rate: top, policy: name("preble") })[0].meanLatency);
+          return { w, top, a, b };
+        });
+        return { holds: parts.every((x) => x.b < 0.8 * x.a), ours: parts.map((x) => `${displayName(x.w)} ${x.top} 请求/秒：${f(x.a, 1)} 对 ${f(x.b, 1)} 秒`).join("；"), remark: released ? "完整 Preble 按开源代码跑（prebleReleased），只跑这两格" : undefined };
       });
-      return { holds: parts.every((x) => x.b < 0.8 * x.a), ours: parts.map((x) => `${displayName(x.w)} ${x.top} 请求/秒：${f(x.a, 1)} 对 ${f(x.b, 1)} 秒`).join("；") };
     },
   },
   {
@@ -162,9 +200,16 @@ const CLAIMS: Claim<Fig3Params>[] = [
     judge: (t, p) => {
       needWorkloads(p, ["programming"], ["baseline", "e2+rebalance"]);
       const low = Math.min(...rowsOf(t, "programming", "baseline").map((r) => num(r.rate)));
-      const a = num(needRows(t, { workload: "programming", rate: low, policy: "baseline" })[0].meanLatency);
-      const b = num(needRows(t, { workload: "programming", rate: low, policy: "e2+rebalance" })[0].meanLatency);
-      return { holds: b > a, ours: `${low} 请求/秒：基线 ${f(a)} 秒，E2 + 再平衡 ${f(b)} 秒`, remark: "开源代码的再平衡也要等这么多请求（gsw:378）" };
+      return lectureAndReleased(p, (name, released) => {
+        const base = released ? "baselinePaper" : "baseline";
+        const a = num(needRows(t, { workload: "programming", rate: low, policy: base })[0].meanLatency);
+        const b = num(needRows(t, { workload: "programming", rate: low, policy: name("e2+rebalance") })[0].meanLatency);
+        return {
+          holds: b > a,
+          ours: `${low} 请求/秒：${released ? "论文的基线" : "基线"} ${f(a)} 秒，E2 + 再平衡 ${f(b)} 秒`,
+          remark: released ? "开源代码的读法：E2 + 迁移重要节点（开源的 decode 项和 M），对论文的基线（LPM，不分块）" : "开源代码的再平衡也要等这么多请求（gsw:378）",
+        };
+      });
     },
   },
   {
@@ -174,9 +219,15 @@ const CLAIMS: Claim<Fig3Params>[] = [
     judge: (t, p) => {
       needWorkloads(p, ["videoQA"], ["e2+rebalance", "preble"]);
       needParam((p.rates.videoQA ?? []).includes(8), "需要视频问答 8 请求/秒这一档（参数 rates.videoQA）");
-      const a = num(needRows(t, { workload: "videoQA", rate: 8, policy: "e2+rebalance" })[0].meanLatency);
-      const b = num(needRows(t, { workload: "videoQA", rate: 8, policy: "preble" })[0].meanLatency);
-      return { holds: a > 1.5 * b, ours: `${f(a, 1)} → ${f(b, 1)} 秒（${times(a / b, 1)}）`, remark: "两者的副本内排队不同（FCFS 对优先级组），路由也不全同；排队相同时再比见 03.10" };
+      return lectureAndReleased(p, (name, released) => {
+        const a = num(needRows(t, { workload: "videoQA", rate: 8, policy: name("e2+rebalance") })[0].meanLatency);
+        const b = num(needRows(t, { workload: "videoQA", rate: 8, policy: name("preble") })[0].meanLatency);
+        return {
+          holds: a > 1.5 * b,
+          ours: `${f(a, 1)} → ${f(b, 1)} 秒（${times(a / b, 1)}）`,
+          remark: released ? "开源代码的读法：E2 + 迁移重要节点（FCFS）对 prebleReleased（每迭代一组的优先级组）" : "两者的副本内排队不同（FCFS 对优先级组），路由也不全同；排队相同时再比见 03.10",
+        };
+      });
     },
   },
 ];
@@ -186,6 +237,7 @@ export const figure3Demo = defineDemo<Fig3Params>({
   section: "§3.6",
   title: "论文图 3 的纸上版：各负载、请求率、配置下的平均与 P99 延迟",
   defaults: {
+    readings: ["lecture", "released"],
     workloads: ["longDocQA", "videoQA", "toolCalling", "programming", "agent"],
     rates: FIG3_RATES as Record<string, number[]>,
     configurations: ["baseline", "baselinePaper", "cacheAwareGuarded", "e2+rebalance", "preble"],
@@ -195,6 +247,7 @@ export const figure3Demo = defineDemo<Fig3Params>({
     seed: 1,
   },
   describe: {
+    readings: { meaning: "按哪几种读法下结论：lecture（讲义读的 Preble）、released（另在四条结论要用的几格里按开源代码跑完整 Preble 和 E2 + 迁移重要节点，要求 configurations 里有 baselinePaper）；讲义的各行总是跑", range: "非空数组，每项为 lecture、released 之一" },
     workloads: { meaning: "要跑的负载", range: WORKLOADS_RANGE },
     rates: { meaning: "每种负载的请求率（请求/秒）", range: "对象 { 负载名: [请求率…] }，每个请求率 > 0" },
     configurations: { meaning: "比较的配置（路由器 + 副本内排队）", range: CONFIGURATIONS_RANGE },
@@ -221,9 +274,14 @@ export const figure3Demo = defineDemo<Fig3Params>({
         for (const configuration of configurations) cells.push({ workload, rate, configuration, requests: requestsFor(rate, minRequests, minSeconds) });
       }
     }
-    progress?.(`03.1：${cells.length} 次模拟 …`);
+    checkEachOneOf("readings", p.readings, ["lecture", "released"]);
+    const extra = releasedCells(p).map((c) => ({ ...c, requests: requestsFor(c.rate, minRequests, minSeconds) }));
+    progress?.(`03.1：${cells.length + extra.length} 次模拟 …`);
     const summaries = simulateConfigurations(
-      cells.map((c) => configurationRun({ workload: c.workload, rate: c.rate, replicas, configuration: c.configuration, requestCount: c.requests, seed: p.seed })),
+      [
+        ...cells.map((c) => configurationRun({ workload: c.workload, rate: c.rate, replicas, configuration: c.configuration, requestCount: c.requests, seed: p.seed })),
+        ...extra.map((c) => configurationRun({ workload: c.workload, rate: c.rate, replicas, configuration: RELEASED_OF[c.of].configuration, routerOptions: RELEASED_OF[c.of].routerOptions, requestCount: c.requests, seed: p.seed })),
+      ],
       (done, total) => progress?.(`03.1：已完成 ${done}/${total} 次模拟`),
     );
     const rows: Row[] = [];
@@ -246,6 +304,10 @@ export const figure3Demo = defineDemo<Fig3Params>({
         rows.push(...group);
       }
     }
+    for (const c of extra) {
+      const m = summaries[k++].metrics;
+      rows.push({ workload: c.workload, rate: c.rate, policy: RELEASED_OF[c.of].id, requests: c.requests, meanLatency: m.meanLatency, p99Latency: m.p99Latency, overloaded: m.overloaded, hitRate: m.hitRate, vsBaseline: NaN, ratioKind: null, vsPaperBaseline: NaN, ratioKindPaper: null });
+    }
     return {
       title: `论文图 3 的纸上版：${replicas} 个副本（Mistral-7B / A6000），${workloads.length} 种负载的平均与 P99 延迟`,
       columns: [
@@ -267,6 +329,7 @@ export const figure3Demo = defineDemo<Fig3Params>({
         `每次模拟 max(${minRequests}, 请求率 × ${minSeconds} 秒) 个请求（“请求数”一列），${String(p.seed) === "1" ? "种子 1" : `种子 ${String(p.seed)}`}。`,
         WARMUP_NOTE,
         configurationsNote(configurations),
+        ...(extra.length ? [`开源代码的读法只在四条结论要用的 ${extra.length} 格里另跑（完整 Preble = prebleReleased，E2 + 迁移重要节点 = 开源的再平衡、decode 项和 M）：${extra.map((c) => `${displayName(c.workload)} ${c.rate} 请求/秒 ${displayName(RELEASED_OF[c.of].id)}`).join("、")}；这几行不算比值。`] : []),
         OVERLOAD_NOTE,
       ],
     };
