@@ -60,6 +60,13 @@ function perRotation(p: LocalParams, needs: string[], judge: (r: Rotation) => { 
   return present.map((r) => ({ reading: r.reading, ...judge(r) }));
 }
 
+/** FCFS and policy `id`'s rows, and how many times faster `id` is than FCFS on the mean and on P99. */
+function gainsOverFcfs(t: Table, id: string): { fc: Row; pr: Row; meanGain: number; p99Gain: number } {
+  const fc = policyRow(t, "fcfs");
+  const pr = policyRow(t, id);
+  return { fc, pr, meanGain: num(fc.meanLatency) / num(pr.meanLatency), p99Gain: num(fc.p99Latency) / num(pr.p99Latency) };
+}
+
 const CLAIMS: Claim<LocalParams>[] = [
   {
     id: "quota-shares",
@@ -94,10 +101,7 @@ const CLAIMS: Claim<LocalParams>[] = [
     lecture: "本地优先级组主要改善平均延迟",
     judge: (t, p) =>
       perRotation(p, ["fcfs"], (r) => {
-        const fc = policyRow(t, "fcfs");
-        const pr = policyRow(t, r.id);
-        const meanGain = num(fc.meanLatency) / num(pr.meanLatency);
-        const p99Gain = num(fc.p99Latency) / num(pr.p99Latency);
+        const { fc, pr, meanGain, p99Gain } = gainsOverFcfs(t, r.id);
         return { holds: p99Gain < 1.2, ours: `平均快 ${times(meanGain)}，P99 ${f(num(fc.p99Latency))} → ${f(num(pr.p99Latency))} 秒（快 ${times(p99Gain)}）` };
       }),
   },
@@ -108,10 +112,7 @@ const CLAIMS: Claim<LocalParams>[] = [
     lecture: "论文图 5：优先级队列改善 P99、不改善平均延迟",
     judge: (t, p) =>
       perRotation(p, ["fcfs"], (r) => {
-        const fc = policyRow(t, "fcfs");
-        const pr = policyRow(t, r.id);
-        const meanGain = num(fc.meanLatency) / num(pr.meanLatency);
-        const p99Gain = num(fc.p99Latency) / num(pr.p99Latency);
+        const { meanGain, p99Gain } = gainsOverFcfs(t, r.id);
         return { holds: p99Gain >= 1.2 && meanGain < 1.1, ours: `平均快 ${times(meanGain)}，P99 快 ${times(p99Gain)}` };
       }),
   },

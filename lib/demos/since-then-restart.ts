@@ -5,7 +5,7 @@ import { checkInteger, checkNonEmpty, checkNumber, ParameterError } from "../cor
 import { displayName, displayNames } from "../core/glossary";
 import type { Row, Table } from "../core/table";
 import type { ClusterResult } from "../cluster/simulate";
-import { generateWorkload } from "../cluster/workloads";
+import { generateWorkload, WORKLOAD_NAMES } from "../cluster/workloads";
 import { Claim, f, needParam, needRows, pct } from "./claims";
 import { CLUSTER_COLUMNS } from "./columns";
 import { defineDemo, DemoContext } from "./registry";
@@ -172,7 +172,7 @@ export const restartIllustration = defineDemo<RestartParams>({
     seeds: [1, 2, 3],
   },
   describe: {
-    workload: { meaning: "负载的名字（data/workloads.json）", range: "longDocQA、videoQA、toolCalling、toolCallingHotSpot、programming、agent 之一" },
+    workload: { meaning: "负载的名字（data/workloads.json）", range: `${WORKLOAD_NAMES.join("、")} 之一` },
     replicas: { meaning: "副本数", range: "2–31 的整数" },
     rate: { meaning: "请求率（请求/秒）", range: "> 0 的数" },
     requestCount: { meaning: "每次运行模拟的请求数", range: "≥ 10 的整数，到达要盖过重启后的最后一格" },

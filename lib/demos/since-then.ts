@@ -32,7 +32,7 @@ export interface SideBySideParams extends Record<string, unknown> {
 }
 
 const PARAM_DOCS = {
-  workloads: { meaning: "负载的名字（data/workloads.json），每种负载一组运行", range: "非空数组；longDocQA、videoQA、toolCalling、toolCallingHotSpot、programming、agent 之一" },
+  workloads: { meaning: "负载的名字（data/workloads.json），每种负载一组运行", range: `非空数组；${WORKLOAD_NAMES.join("、")} 之一` },
   replicas: { meaning: "每种负载的副本数（与 workloads 一一对应）", range: "与 workloads 等长的数组，每项为 1–31 的整数" },
   rates: { meaning: "每种负载的请求率（请求/秒）", range: "与 workloads 等长的数组，每项 > 0" },
   requestCounts: { meaning: "每种负载模拟的请求数（前 20% 用于预热）", range: "与 workloads 等长的数组，每项为 ≥ 10 的整数" },
