@@ -6,7 +6,11 @@
 // median run each notebook alone (its kernel's start plus its run), its cells, its slowest cell.
 // With --variants it also runs the collection once with each kernel started only when its notebook's turn comes
 // (--no-start-ahead: what the runner did before), once as two notebooks at a time (--jobs 2), and each notebook
-// by itself (<notebook>.aloneSeconds).
+// by itself (<notebook>.aloneSeconds, without the result cache).
+//
+// Result cache: every run starts with an empty one (LECTURE_RESULT_CACHE = a fresh folder), so 05 and 07 reuse only
+// what 01–06 computed in that same run — as in a reader's session or `npm run handouts` — and one further run with the
+// cache off (collectionSecondsNoCache) shows what the collection costs when every notebook computes everything.
 //
 // The library is compiled (npm run build) before the clock starts, so the figures do not include a rebuild.
 // Targets (issue 8): the whole collection under 60 s on the 2-core machine; no cell over 10 s.
@@ -53,7 +57,10 @@ export interface RunnerRun {
 }
 
 /** Runs the notebook runner on `notebooks` under /usr/bin/time (for the children's CPU seconds). */
-function runRunner(notebooks: string[], tag: string, extra: string[] = []): Promise<RunnerRun> {
+function runRunner(notebooks: string[], tag: string, extra: string[] = [], cache: "fresh" | "off" = "fresh"): Promise<RunnerRun> {
+  // The result cache (lib/demos/result-cache.ts) starts empty for each run: what a run reuses, it computed itself.
+  const cacheDir = cache === "fresh" ? fs.mkdtempSync(path.join(os.tmpdir(), `lecture-bench-cache-${tag}-`)) : "off";
+  const env = { ...process.env, LECTURE_RESULT_CACHE: cacheDir };
   const summaryFile = path.join(os.tmpdir(), `lecture-bench-${process.pid}-${tag}.json`);
   const timeFile = path.join(os.tmpdir(), `lecture-bench-${process.pid}-${tag}.time`);
   const hasTime = fs.existsSync("/usr/bin/time");
@@ -61,7 +68,7 @@ function runRunner(notebooks: string[], tag: string, extra: string[] = []): Prom
   const [cmd, argv] = hasTime ? ["/usr/bin/time", ["-f", "%e %U %S", "-o", timeFile, "/usr/bin/python3", ...args]] : ["/usr/bin/python3", args];
   const t0 = Date.now();
   return new Promise((resolve) => {
-    const child = spawn(cmd, argv, { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(cmd, argv, { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
     let output = "";
     child.stdout.on("data", (d) => (output += d));
     child.stderr.on("data", (d) => (output += d));
@@ -76,6 +83,7 @@ function runRunner(notebooks: string[], tag: string, extra: string[] = []): Prom
       }
       const summary: NotebookSummary[] = fs.existsSync(summaryFile) ? JSON.parse(fs.readFileSync(summaryFile, "utf8")) : [];
       fs.rmSync(summaryFile, { force: true });
+      if (cache === "fresh") fs.rmSync(cacheDir, { recursive: true, force: true });
       resolve({ summary, wallSeconds, cpuSeconds, code: code ?? 1, output });
     });
   });
@@ -142,6 +150,14 @@ export async function benchLecture(o: { notebooks?: string[]; repeats?: number; 
   out.slowestCell = { value: round(slowest.seconds), unit: `wall s, ${slowest.name} cell ${slowest.cell} (target ≤ ${CELL_TARGET} s)` };
   out.cellsOver10s = { value: over, unit: `cells over ${CELL_TARGET} s in any run` };
 
+  if (paths.length > 1) {
+    o.progress?.("lecture: once more without the result cache (every notebook computes every demo it shows) …");
+    const cold = await runRunner(paths, "nocache", [], "off");
+    if (cold.code !== 0) process.stderr.write(`lecture: the run without the result cache failed:\n${cold.output.slice(-2000)}\n`);
+    out.collectionSecondsNoCache = { value: round(cold.wallSeconds), unit: "wall s, one run with LECTURE_RESULT_CACHE=off: 05 and 07 compute the demos of 01–06 they show again" };
+    out.collectionCpuSecondsNoCache = { value: round(cold.cpuSeconds), unit: "CPU s of that run" };
+  }
+
   if (o.variants && paths.length > 1) {
     o.progress?.("lecture: variant: each kernel started only when its notebook's turn comes …");
     const late = await runRunner(paths, "late", ["--no-start-ahead"]);
@@ -155,7 +171,7 @@ export async function benchLecture(o: { notebooks?: string[]; repeats?: number; 
     for (const p of paths) {
       const name = path.basename(p, ".ipynb");
       o.progress?.(`lecture: variant: ${name} alone …`);
-      const alone = await runRunner([p], `alone-${name}`);
+      const alone = await runRunner([p], `alone-${name}`, [], "off");
       const e = alone.summary[0];
       if (e) out[`${name}.aloneSeconds`] = { value: round(e.seconds), unit: `wall s, run by itself (nothing else running), its kernel's start (${(e.kernelStartSeconds ?? 0).toFixed(1)} s) included${e.ok ? "" : " (FAILED)"}` };
     }

@@ -108,7 +108,8 @@ async function runAll() {
     String(jobs),
     ...queued.map((q) => path.join(work, `${q.workName}.ipynb`)),
   ];
-  const child = spawn(PYTHON, args, { cwd: ROOT, env: jupyterEnv(), stdio: ["ignore", "pipe", "pipe"] });
+  // No result cache: one submission's kernel must not read what another one wrote (lib/demos/result-cache.ts).
+  const child = spawn(PYTHON, args, { cwd: ROOT, env: { ...jupyterEnv(), LECTURE_RESULT_CACHE: "off" }, stdio: ["ignore", "pipe", "pipe"] });
   let log = "";
   let pending = "";
   const onLine = (line) => {

@@ -7,7 +7,11 @@
 //    @types package; the project's own tsconfig lists its types and does not), and here each of those globals is a
 //    stand-in that throws 请先运行第一个单元格（import） when a cell uses it. The import cell's names shadow the
 //    globals (tslab keeps earlier cells' names in a scope above the globals), so after the import nothing changes.
-// 2. A kernel whose parent is gone. Jupyter starts kernels in a session of their own, so a Ctrl-C in the terminal
+// 2. Results shared between notebooks. 05 and 07 show demos that 01–06 ran already; with LECTURE_RESULT_CACHE set,
+//    runDemo reads a result this code computed with the same parameters back from disk (lib/demos/result-cache.ts:
+//    keyed by the code, the data and the parameters). The kernel uses .cache/results unless the variable is set
+//    (a folder, or "off": grading and the benches set it).
+// 3. A kernel whose parent is gone. Jupyter starts kernels in a session of their own, so a Ctrl-C in the terminal
 //    does not reach them, and a runner that is killed outright cannot shut them down; a kernel left running keeps the
 //    caller's output pipe open (`npm run handouts | tail` would hang). The launcher passes its pid as
 //    JPY_PARENT_PID; when the kernel's parent is no longer that process, the kernel exits.
@@ -48,6 +52,10 @@ try {
 for (const name of names) {
   if (typeof name !== "string" || RESERVED.has(name) || name in globalThis) continue;
   Object.defineProperty(globalThis, name, { value: standIn(name), configurable: true, writable: true, enumerable: false });
+}
+
+if (process.env.LECTURE_RESULT_CACHE === undefined) {
+  process.env.LECTURE_RESULT_CACHE = path.join(__dirname, "..", ".cache", "results");
 }
 
 const parent = Number(process.env.JPY_PARENT_PID);

@@ -1,6 +1,7 @@
 // Claims: every demo owns its conclusions. At default parameters each claim is judged (none "unjudged"); under
 // perturbed parameters (a subset of a list, another seed, smaller runs) every demo still runs and every claim
 // renders without an exception — a reader's changed parameter never breaks a cell.
+import * as v8 from "v8";
 import { describe, expect, it } from "vitest";
 import { ParameterError } from "../lib/core/errors";
 import { listDemos, runDemo, getDemo, paramDoc } from "../lib/demos/index";
@@ -50,6 +51,8 @@ describe("claims at default parameters", { timeout: 120_000 }, () => {
         expect(CJK.test(c.says), `${d.id}/${c.id}: the claim is not in Chinese`).toBe(true);
       }
       expect(new Set((t.claims ?? []).map((c) => c.id)).size).toBe(t.claims?.length);
+      // plain data, so the notebooks' result cache can keep it (a function format, say, could not be cloned)
+      expect(() => v8.serialize(t), `${d.id}'s table cannot be kept by the result cache`).not.toThrow();
     });
   }
 });

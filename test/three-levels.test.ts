@@ -1,4 +1,4 @@
-// §5's shared lessons as demos: each collects several demos' numbers at small parameters and judges the lesson.
+// §5's shared lessons as demos: each collects several demos' numbers (at those demos' defaults) and judges the lesson.
 import { describe, expect, it } from "vitest";
 import { rowsWhere } from "../lib/core";
 import { runDemo } from "../lib/demos";
@@ -6,7 +6,7 @@ import type { Table } from "../lib/core/table";
 
 const verdicts = (t: Table) => Object.fromEntries((t.claims ?? []).map((c) => [c.id, c.verdict]));
 
-describe("05.3 herding and its cure at each level", () => {
+describe("05.3 herding and its cure at each level", { timeout: 60_000 }, () => {
   const t = runDemo("05.3");
   it("every verdict at defaults, one herding rule and one cure per case, at both levels", () => {
     expect(verdicts(t)).toEqual({ "herding-everywhere": "holds", "cures-work": "holds" });
@@ -18,7 +18,7 @@ describe("05.3 herding and its cure at each level", () => {
   });
 });
 
-describe("05.4 simple rules take most of the gain", () => {
+describe("05.4 simple rules take most of the gain", { timeout: 60_000 }, () => {
   const t = runDemo("05.4");
   it("every verdict at defaults; each level has a row", () => {
     expect(verdicts(t)).toEqual({ "two-choice": "holds", "guarded-vs-preble": "holds", "elaborate-at-the-edge": "holds", "greedy-most-pools": "holds", "one-threshold-router": "holds" });
@@ -33,7 +33,7 @@ describe("05.4 simple rules take most of the gain", () => {
   });
 });
 
-describe("05.5 information and its freshness", () => {
+describe("05.5 information and its freshness", { timeout: 60_000 }, () => {
   it("every verdict at defaults; a fresher snapshot changes the load row", () => {
     const t = runDemo("05.5");
     expect(verdicts(t)).toEqual({ "load-info": "holds", "cache-info": "holds", "signal-info": "holds", "diagnosis-info": "holds" });

@@ -1,6 +1,7 @@
 // The one Table type every demo returns: plain data that the notebook renders, the CLI prints and tests assert.
 
-/** How a column's numbers are written: fixed decimals, integer with separators, percent, or a function. */
+/** How a column's numbers are written: fixed decimals, integer with separators, percent, or a function (demos use
+ * the named ones: a table with a function cannot be kept by the result cache, lib/demos/result-cache.ts). */
 export type Format =
   | "int"
   | "fixed0"
@@ -11,6 +12,8 @@ export type Format =
   | "percent0"
   | "percent1"
   | "sig3"
+  /** a whole number with separators, else one decimal (a count, or a mean of counts) */
+  | "countOrMean"
   | "text"
   /** an identifier shown by its glossary name (lib/core/glossary.ts): "jsq" → "最短队列 (JSQ)" */
   | "name"

@@ -8,7 +8,7 @@ import { bestSingleModel, exhaustive, greedy, llmSelector, OptimizerResult, rele
 import { locateSolve } from "../selector/systems";
 import { caseStudyPrices, caseStudyWorld, successProbability, selectorWorldData } from "../selector/world";
 import { f, need, needParam, needRow, needRows } from "./claims";
-import { countOrMean, mean, SEED_DOC, tally, TEST_DOC, TRAIN_DOC } from "./llmselector-common";
+import { mean, SEED_DOC, tally, TEST_DOC, TRAIN_DOC } from "./llmselector-common";
 import { defineDemo } from "./registry";
 
 const pathText = (ev: Evaluator, r: OptimizerResult) => r.path.map((a) => ev.label(a)).join(" → ");
@@ -109,8 +109,8 @@ export const llmSelectorCase = defineDemo({
         { key: "allocation", label: "最终分配（定位+求解）", format: "text" },
         { key: "trainAcc", label: "训练准确率", format: "fixed2" },
         { key: "testAcc", label: "测试准确率", format: "fixed2" },
-        { key: "evaluated", label: "评估的分配数（每轮 K 个）", format: countOrMean },
-        { key: "evaluatedReleased", label: "按发布代码计（每轮 K − 1 个）", format: countOrMean },
+        { key: "evaluated", label: "评估的分配数（每轮 K 个）", format: "countOrMean" },
+        { key: "evaluatedReleased", label: "按发布代码计（每轮 K − 1 个）", format: "countOrMean" },
         { key: "failed", label: "没到最优的次数", format: "int" },
         { key: "path", label: "搜索路径", format: "text" },
       ],

@@ -35,9 +35,6 @@ export function tally(results: OptimizerResult[]): string {
 }
 
 /** Allocation counts: whole numbers with separators (25, 15,625), run averages with one decimal (17.8). */
-export const countOrMean = (v: unknown): string =>
-  typeof v !== "number" ? (v === null || v === undefined ? "—" : String(v)) : Number.isInteger(v) ? v.toLocaleString("en-US") : v.toLocaleString("en-US", { minimumFractionDigits: 1, maximumFractionDigits: 1 });
-
 export const mean = (xs: readonly number[]): number => (xs.length === 0 ? NaN : xs.reduce((s, x) => s + x, 0) / xs.length);
 
 /** "1.2–3.4": a range of per-seed values for a table cell. */

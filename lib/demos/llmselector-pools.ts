@@ -8,7 +8,7 @@ import { bestSingleModel, exhaustive, greedy, llmSelector, OptimizerResult, rand
 import { getSystem, SYSTEM_NAMES } from "../selector/systems";
 import { randomPoolWorld, selectorWorldData } from "../selector/world";
 import { f, needRow, needRows, seedsAgreeing } from "./claims";
-import { countOrMean, mean, perSeed, POOLS_DOC, rangeText, SEED_DOC, seedList, seedsText, SEEDS_DOC, SYSTEMS_RANGE, TEST_DOC, TRAIN_DOC } from "./llmselector-common";
+import { mean, perSeed, POOLS_DOC, rangeText, SEED_DOC, seedList, seedsText, SEEDS_DOC, SYSTEMS_RANGE, TEST_DOC, TRAIN_DOC } from "./llmselector-common";
 import { defineDemo } from "./registry";
 
 const POOL_METHODS = ["bestSingle", "greedy", "releasedGreedy", "llmSelector", "randomSearch", "exhaustive"] as const;
@@ -114,7 +114,7 @@ export const llmSelectorPools = defineDemo({
         { key: "gainPoints", label: "比最好的单一模型高", unit: "百分点", format: "fixed1" },
         { key: "gainRange", label: "各种子的范围", unit: "百分点", format: "text" },
         { key: "trainAcc", label: "训练准确率", format: "fixed3" },
-        { key: "evaluated", label: "评估的分配数", format: countOrMean },
+        { key: "evaluated", label: "评估的分配数", format: "countOrMean" },
         { key: "poolsBeatingSingle", label: `测试集上胜过单一模型的池（共 ${totalPools} 个）`, format: "int" },
       ],
       rows,

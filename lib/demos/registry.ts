@@ -3,6 +3,7 @@
 import { ParameterError, checkKnownKeys } from "../core/errors";
 import type { Table } from "../core/table";
 import { Claim, evaluateClaims } from "./claims";
+import { resultCacheFromEnv } from "./result-cache";
 
 export type DemoParams = Record<string, unknown>;
 
@@ -72,7 +73,9 @@ const kind = (v: unknown) => (Array.isArray(v) ? "array" : v === null ? "null" :
 const KIND_NAMES: Record<string, string> = { array: "数组", number: "数", string: "字符串", boolean: "布尔值", object: "对象", null: "null" };
 
 /** Merges overrides into the defaults (rejecting unknown names and wrong types), runs the demo and judges its
- * claims. The table carries the parameters used (`params`) and the judged claims (`claims`). */
+ * claims. The table carries the parameters used (`params`) and the judged claims (`claims`). With
+ * LECTURE_RESULT_CACHE set (the notebooks' kernels), a result this code already computed with these parameters is
+ * read back from disk instead (lib/demos/result-cache.ts): the same numbers, without the simulation. */
 export function runDemo(id: string, overrides: DemoParams = {}, context: DemoContext = {}): Table {
   const demo = getDemo(id);
   const params: DemoParams = { ...demo.defaults };
@@ -84,7 +87,12 @@ export function runDemo(id: string, overrides: DemoParams = {}, context: DemoCon
     }
     if (value !== undefined) params[key] = value;
   }
+  const cache = resultCacheFromEnv();
+  const cached = cache?.get(id, params);
+  if (cached) return cached;
   const table = demo.run(params, context);
   const claims = evaluateClaims(demo.claims ?? [], table, params);
-  return { ...table, id, params, claims };
+  const result = { ...table, id, params, claims };
+  cache?.set(id, params, result);
+  return result;
 }

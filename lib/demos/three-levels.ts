@@ -1,11 +1,12 @@
 // §5 the three levels of routing and their shared lessons, each judged on several demos at once: herding and its
 // cure at each level (05.3), simple rules take most of the gain (05.4), information and its freshness (05.5). Each
-// runs the demos it draws on with small parameters (runDemo) and collects their numbers into one table.
+// runs the demos it draws on at their own defaults (runDemo), the runs notebooks 01–04 show — so the numbers here are
+// the ones the reader saw there, and in the notebooks they come from the result cache — and collects them into one table.
 import { checkInteger, checkNumber } from "../core/errors";
 import { displayName } from "../core/glossary";
 import type { Row, Table } from "../core/table";
 import { f, need, needParam, needRow, needRows, pct } from "./claims";
-import { defineDemo, runDemo } from "./registry";
+import { defineDemo, getDemo, runDemo } from "./registry";
 
 const LEVEL_COLUMN = { key: "level", label: "层次", format: "name" as const };
 
@@ -20,7 +21,7 @@ export const herdingAtEachLevel = defineDemo({
   id: "05.3",
   section: "§5",
   title: "教训：所有决定追逐同一个最优就会扎堆——每个层次上的扎堆与解药",
-  defaults: { seed: 1, pools: 6 },
+  defaults: { seed: 1, pools: 10 },
   describe: {
     seed: { meaning: "派发模拟与集群模拟的种子（传给演示 01.4、02.1、03.3）", range: "整数" },
     pools: { meaning: "辩论那一行用的随机模型池个数（传给演示 04.4）", range: "1–100 的整数" },
@@ -31,9 +32,9 @@ export const herdingAtEachLevel = defineDemo({
     progress?.("05.3：01.4 过时的最短队列");
     const t14 = runDemo("01.4", { seed });
     progress?.("05.3：02.1 前缀亲和");
-    const t21 = runDemo("02.1", { workloads: ["longDocQA"], rates: [1], requestCounts: [1200], policies: ["prefixAffinity", "thresholdAffinity"], seed });
+    const t21 = runDemo("02.1", { seed });
     progress?.("05.3：03.3 热点");
-    const t33 = runDemo("03.3", { thBals: [1.5], requestCount: 2000, seed });
+    const t33 = runDemo("03.3", { seed });
     progress?.("05.3：04.4 辩论");
     const t44 = runDemo("04.4", { pools });
     const servers = Number(t14.params?.servers ?? 16);
@@ -47,7 +48,7 @@ export const herdingAtEachLevel = defineDemo({
     add({ level: "requestToReplica", case: "长文档：共享的系统提示", demo: "02.1", role: "herding", rule: "prefixAffinity", share: cellOf(t21, { workload: "longDocQA", policy: "prefixAffinity" }, "maxShare"), fair: 1 / replicas21, outcome: cellOf(t21, { workload: "longDocQA", policy: "prefixAffinity" }, "meanLatency"), unit: "平均延迟（秒）" });
     add({ level: "requestToReplica", case: "长文档：共享的系统提示", demo: "02.1", role: "cure", rule: "thresholdAffinity", share: cellOf(t21, { workload: "longDocQA", policy: "thresholdAffinity" }, "maxShare"), fair: 1 / replicas21, outcome: cellOf(t21, { workload: "longDocQA", policy: "thresholdAffinity" }, "meanLatency"), unit: "平均延迟（秒）" });
     add({ level: "requestToReplica", case: "工具调用：一个超热的工具", demo: "03.3", role: "herding", rule: "e2", share: cellOf(t33, { policy: "e2" }, "maxShare"), fair: 1 / replicas33, outcome: cellOf(t33, { policy: "e2" }, "meanLatency"), unit: "平均延迟（秒）" });
-    add({ level: "requestToReplica", case: "工具调用：一个超热的工具", demo: "03.3", role: "cure", rule: "e2+rebalance", share: cellOf(t33, { policy: "e2+rebalance" }, "maxShare"), fair: 1 / replicas33, outcome: cellOf(t33, { policy: "e2+rebalance" }, "meanLatency"), unit: "平均延迟（秒）" });
+    add({ level: "requestToReplica", case: "工具调用：一个超热的工具", demo: "03.3", role: "cure", rule: "e2+rebalance", share: cellOf(t33, { policy: "e2+rebalance", thBal: 1.5 }, "maxShare"), fair: 1 / replicas33, outcome: cellOf(t33, { policy: "e2+rebalance", thBal: 1.5 }, "meanLatency"), unit: "平均延迟（秒）" });
     // module → model: the share of the three generator slots held by the most-used model; outcome = test points
     // below the pool's optimum (mean over pools)
     const debateRows = needRows(t44, { experiment: "debateDiversity" });
@@ -129,7 +130,7 @@ export const simpleRulesTakeMost = defineDemo({
   id: "05.4",
   section: "§5",
   title: "教训：简单规则拿走大部分收益——每个层次上简单规则与精巧设计的对比",
-  defaults: { seed: 1, pools: 5, runsPerPool: 1 },
+  defaults: { seed: 1, pools: 10, runsPerPool: 3 },
   describe: {
     seed: { meaning: "派发模拟与集群模拟的种子（传给演示 01.2、03.1）", range: "整数" },
     pools: { meaning: "每个种子下的随机模型池个数（传给演示 04.2，3 个种子）", range: "1–100 的整数" },
@@ -140,15 +141,15 @@ export const simpleRulesTakeMost = defineDemo({
     const pools = checkInteger("pools", p.pools, { min: 1, max: 100 });
     const runs = checkInteger("runsPerPool", p.runsPerPool, { min: 1, max: 100 });
     progress?.("05.4：01.2 二选一");
-    const t12 = runDemo("01.2", { jobs: 20000, heavyTailSeeds: 2, policies: ["random", "powerOfTwo", "jsq"], seed });
+    const t12 = runDemo("01.2", { seed });
     progress?.("05.4：03.1 缓存感知 + 负载保护 vs Preble");
-    const t31 = runDemo("03.1", { workloads: ["longDocQA", "videoQA"], rates: { longDocQA: [1], videoQA: [4, 8] }, configurations: ["baseline", "cacheAwareGuarded", "preble"], minRequests: 600, minSeconds: 100, seed });
+    const t31 = runDemo("03.1", { seed });
     progress?.("05.4：04.2 贪心 vs LLMSelector");
     const t42 = runDemo("04.2", { pools, runsPerPool: runs });
     progress?.("05.4：04.1 局部最优");
-    const t41 = runDemo("04.1", { sweepSeeds: 0 });
+    const t41 = runDemo("04.1");
     progress?.("05.4：05.2 单阈值路由器");
-    const t52 = runDemo("05.2", { scorerNoises: [0], routerNoises: [0] });
+    const t52 = runDemo("05.2");
     const rows: Row[] = [];
     for (const sizes of ["exponential", "boundedPareto"]) {
       const m = (policy: string) => cellOf(t12, { sizes, policy }, "mean");
@@ -158,8 +159,9 @@ export const simpleRulesTakeMost = defineDemo({
       const m = (policy: string) => cellOf(t31, { workload, rate, policy }, "meanLatency");
       rows.push({ level: "requestToReplica", case: `${displayName(workload)} ${rate} 请求/秒`, demo: "03.1", baselineRule: "baseline", simpleRule: "cacheAwareGuarded", elaborateRule: "preble", baseline: m("baseline"), simple: m("cacheAwareGuarded"), elaborate: m("preble"), unit: "平均延迟（秒）", lowerBetter: true, overloaded: needRow(t31, { workload, rate, policy: "cacheAwareGuarded" }).overloaded === true });
     }
-    const strongest = Number(needRows(t52, { method: "router" })[0].costPerQuestion) / Number(needRows(t52, { method: "router" })[0].costShare);
-    rows.push({ level: "requestToModel", case: "追上最强模型（信号准确）", demo: "05.2", baselineRule: "single", simpleRule: "router", elaborateRule: "cascade", baseline: 1, simple: cellOf(t52, { method: "router" }, "costShare"), elaborate: cellOf(t52, { method: "cascade" }, "costShare"), unit: `每题价格 ÷ 最强模型的（${f(strongest, 0)}）`, lowerBetter: true });
+    const exact = needRow(t52, { method: "router", signalNoise: 0 });
+    const strongest = Number(exact.costPerQuestion) / Number(exact.costShare);
+    rows.push({ level: "requestToModel", case: "追上最强模型（信号准确）", demo: "05.2", baselineRule: "single", simpleRule: "router", elaborateRule: "cascade", baseline: 1, simple: cellOf(t52, { method: "router", signalNoise: 0 }, "costShare"), elaborate: cellOf(t52, { method: "cascade", signalNoise: 0 }, "costShare"), unit: `每题价格 ÷ 最强模型的（${f(strongest, 0)}）`, lowerBetter: true });
     for (const system of [...new Set(t42.rows.map((r) => String(r.system)))]) {
       const g = (method: string) => cellOf(t42, { system, method }, "testAcc");
       const llm = needRow(t42, { system, method: "llmSelector" });
@@ -253,6 +255,14 @@ export const simpleRulesTakeMost = defineDemo({
 
 // ---------------------------------------------------------------------------------------------------------------
 
+/** 01.3's default refresh intervals with `needed` added (sorted): at the default stale interval, 01.3's own defaults,
+ * the run notebook 01 shows. */
+function withIntervals(needed: number[]): number[] {
+  const list = [...(getDemo("01.3").defaults.refreshIntervals as number[])];
+  for (const x of needed) if (!list.includes(x)) list.push(x);
+  return list.sort((a, b) => a - b);
+}
+
 export const informationAndFreshness = defineDemo({
   id: "05.5",
   section: "§5",
@@ -266,13 +276,13 @@ export const informationAndFreshness = defineDemo({
     const seed = checkInteger("seed", p.seed);
     const stale = checkNumber("staleInterval", p.staleInterval, { above: 0 });
     progress?.("05.5：01.3 过时的负载信息");
-    const t13 = runDemo("01.3", { jobs: 20000, refreshIntervals: [0, stale], seeds: 2, seed });
+    const t13 = runDemo("01.3", { seed, refreshIntervals: withIntervals([0, stale]) });
     progress?.("05.5：02.1 缓存信息");
-    const t21 = runDemo("02.1", { workloads: ["longDocQA"], rates: [1], requestCounts: [1200], policies: ["leastLoad", "thresholdAffinity"], seed });
+    const t21 = runDemo("02.1", { seed });
     progress?.("05.5：05.2 信号的质量");
-    const t52 = runDemo("05.2", { scorerNoises: [0, 2], routerNoises: [0, 4] });
+    const t52 = runDemo("05.2");
     progress?.("05.5：04.3 诊断器的准确率");
-    const t43 = runDemo("04.3", { seeds: 1, pools: 6, runsPerPool: 2, qs: [1, 0.6], verdicts: ["fresh"] });
+    const t43 = runDemo("04.3");
     const rows: Row[] = [];
     const m13 = (refresh: number, policy: string) => cellOf(t13, { refresh, policy }, "mean");
     rows.push({ level: "requestToReplica", info: "各服务器的队列长度", demo: "01.3", rule: "jsq", condition: "实时（T = 0）", value: m13(0, "jsq"), reference: m13(0, "random"), unit: "平均响应（个服务时间）；参照 = 随机派发" });

@@ -28,6 +28,8 @@ export function formatValue(value: unknown, format: Format = "sig3"): string {
       return `${(value * 100).toFixed(0)}%`;
     case "percent1":
       return `${(value * 100).toFixed(1)}%`;
+    case "countOrMean":
+      return Number.isInteger(value) ? value.toLocaleString("en-US") : value.toLocaleString("en-US", { minimumFractionDigits: 1, maximumFractionDigits: 1 });
     case "text":
       return String(value);
     case "sig3":

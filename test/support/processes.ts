@@ -1,6 +1,8 @@
 // Helpers for the tests that drive Jupyter and Chromium: run a process without blocking the test worker, and the
 // project's paths. (Not a test file: vitest only collects *.test.ts.)
 import { spawn } from "child_process";
+import * as fs from "fs";
+import * as os from "os";
 import * as path from "path";
 
 export const ROOT = path.resolve(__dirname, "..", "..");
@@ -32,7 +34,13 @@ export async function ensureKernelSpec(): Promise<void> {
   if (r.code !== 0) throw new Error(`could not write the kernel spec:\n${r.output}`);
 }
 
-/** Runs notebooks through the project's one runner (scripts/run_notebooks.py). */
-export function runNotebooks(notebooks: string[], extraArgs: string[] = []): Promise<ProcessResult> {
-  return runProcess(PYTHON, [RUNNER, ...extraArgs, ...notebooks]);
+/** Runs notebooks through the project's one runner (scripts/run_notebooks.py), with an empty result cache
+ * (lib/demos/result-cache.ts) of their own: what the notebooks reuse, they computed in this run. */
+export async function runNotebooks(notebooks: string[], extraArgs: string[] = []): Promise<ProcessResult> {
+  const cache = fs.mkdtempSync(path.join(os.tmpdir(), "l11-test-cache-"));
+  try {
+    return await runProcess(PYTHON, [RUNNER, ...extraArgs, ...notebooks], { env: { ...process.env, LECTURE_RESULT_CACHE: cache } });
+  } finally {
+    fs.rmSync(cache, { recursive: true, force: true });
+  }
 }
