@@ -2,7 +2,7 @@
 // heatmap pivoted from (x, y, z) rows, and several columns melted into one for side-by-side bars.
 import { describe, expect, it } from "vitest";
 import type { Table } from "../lib/core/table";
-import { bars, checkFigure, heatmapOf, lines, melt } from "../lib/view";
+import { bars, checkFigure, facetLines, heatmapOf, lines, melt } from "../lib/view";
 
 const t: Table = {
   title: "t",
@@ -29,6 +29,16 @@ describe("chart helpers", () => {
     expect(e.array[0]).toBeCloseTo(0.03);
     expect(e.arrayminus[0]).toBeCloseTo(0.05);
     expect(lines(t, { x: "rank", y: "share", group: "policy", where: { policy: "roundRobin" } }).data.length).toBe(1);
+  });
+  it("facetLines draws one panel per facet value, with the error bars of each group's rows", () => {
+    const f = facetLines(t, { facet: "replica", x: "rank", y: "hit", group: "policy", errorLow: "hitMin", errorHigh: "hitMax" });
+    checkFigure(f);
+    // replica 1: roundRobin; replica 0: roundRobin and thresholdAffinity
+    expect(f.data.map((d) => [d.name, d.xaxis])).toEqual([["轮转", "x"], ["轮转", "x2"], ["阈值亲和", "x2"]]);
+    const e = f.data[2].error_y as { array: number[]; arrayminus: number[] };
+    expect(e.array[0]).toBeCloseTo(0.05);
+    expect(e.arrayminus[0]).toBeCloseTo(0.05);
+    expect(facetLines(t, { facet: "replica", x: "rank", y: "hit", group: "policy" }).data[0].error_y).toBeUndefined();
   });
   it("heatmapOf pivots (x, y, z) rows with sorted numeric categories and titled axes", () => {
     const f = heatmapOf(t, { x: "replica", y: "rank", z: "share", where: { policy: "roundRobin" } });

@@ -5,8 +5,9 @@ import { displayName } from "../core/glossary";
 import type { Row, Table } from "../core/table";
 import { configurationRun } from "../cluster/preble-runs";
 import { simulateConfigurations } from "../cluster/preble-memo";
-import { cannotJudge, Claim, f, needParam, needRows, times } from "./claims";
-import { COLUMNS, CONFIGURATIONS_RANGE, checkConfigurations, checkWorkloads, configurationsNote, OVERLOAD_NOTE, REPLICAS_DOC, requestsFor, SEED_DOC, WARMUP_NOTE, WORKLOADS_RANGE } from "./preble-common";
+import { addRatios, BASELINES, Fig3Params, FIGURE3_CLAIMS, RATIO_CONFIGURATIONS, RELEASED_OF, releasedCells } from "./preble-figure3-claims";
+import { f } from "./claims";
+import { COLUMNS, CONFIGURATIONS_RANGE, checkConfigurations, checkWorkloads, configurationsNote, OVERLOAD_NOTE, REPLICAS_DOC, requestsFor, SEED_DOC, seedsOf, WARMUP_NOTE, WORKLOADS_RANGE } from "./preble-common";
 import { defineDemo } from "./registry";
 
 export const FIG3_RATES: Readonly<Record<string, readonly number[]>> = {
@@ -17,220 +18,7 @@ export const FIG3_RATES: Readonly<Record<string, readonly number[]>> = {
   agent: [20, 40, 60],
 };
 
-const num = (x: unknown): number => x as number;
-
-type Fig3Params = {
-  readings: string[];
-  workloads: string[];
-  rates: Record<string, number[]>;
-  configurations: string[];
-  replicas: number;
-  minRequests: number;
-  minSeconds: number;
-  seed: number | string;
-};
-
-/** Rows of one configuration in one workload, by rate. */
-const rowsOf = (t: Table, workload: string, policy: string) => needRows(t, { workload, policy });
-
-/** The highest rate of the grid at which `policy` is not overloaded (NaN if it is overloaded everywhere). */
-function sustained(t: Table, workload: string, policy: string): number {
-  const ok = rowsOf(t, workload, policy).filter((r) => r.overloaded === false).map((r) => num(r.rate));
-  return ok.length ? Math.max(...ok) : NaN;
-}
-
-/** The two readings of "the baseline": ours (chunked prefill, LPF with SGLang's 128-waiting cut-off) and the paper's
- * (LPM, no chunking). Each row carries its ratio to both. */
-const BASELINES = [
-  { id: "baseline", ratio: "vsBaseline", kind: "ratioKind", reading: "我们的基线（分块 512 + LPF）" },
-  { id: "baselinePaper", ratio: "vsPaperBaseline", kind: "ratioKindPaper", reading: "论文的基线（LPM，不分块）" },
-] as const;
-type Baseline = (typeof BASELINES)[number];
-
-/** The largest baseline ÷ preble mean ratio over cells where neither is overloaded (NaN if none). */
-function fairMax(t: Table, workload: string, b: Baseline = BASELINES[0]): number {
-  const xs = rowsOf(t, workload, "preble").filter((r) => r[b.kind] === "speedUp").map((r) => num(r[b.ratio]));
-  return xs.length ? Math.max(...xs) : NaN;
-}
-
-/** One judgement per baseline present in the table (the first: ours). */
-function perBaseline(p: Fig3Params, judge: (b: Baseline) => { holds: boolean; ours: string; remark?: string }) {
-  const present = BASELINES.filter((b) => p.configurations.includes(b.id));
-  if (present.length === 0) cannotJudge("需要至少一个基线配置（参数 configurations：baseline 或 baselinePaper）");
-  return present.map((b) => ({ reading: b.reading, ...judge(b) }));
-}
-
-/** Preble as released (lib/cluster/preble/options.ts READINGS), for the four claims that compare Preble with itself or
- * with the simple rule: full Preble = the configuration prebleReleased; E2 + rebalancing = migrating important nodes
- * with the released cost model. Run only in the cells those claims read, and only beside the paper's baseline. */
-const RELEASED_OF: Readonly<Record<string, { id: string; configuration: string; routerOptions: Record<string, unknown> }>> = {
-  preble: { id: "prebleReleased", configuration: "prebleReleased", routerOptions: {} },
-  "e2+rebalance": { id: "e2+migrateReleased", configuration: "e2+rebalance", routerOptions: { rebalanceAction: "migrate", decodeEstimate: "released", evictionEstimate: "memoryFull" } },
-};
-const releasedJudged = (p: Fig3Params) => p.readings.includes("released") && p.configurations.includes("baselinePaper");
-
-/** The cells (workload, rate, lecture configuration) the released verdicts read. */
-function releasedCells(p: Fig3Params): Array<{ workload: string; rate: number; of: string }> {
-  const out: Array<{ workload: string; rate: number; of: string }> = [];
-  if (!releasedJudged(p)) return out;
-  const has = (w: string) => p.workloads.includes(w) && Array.isArray(p.rates[w]) && p.rates[w].length > 0;
-  const add = (workload: string, rate: number, of: string) => {
-    if (p.configurations.includes(of) && !out.some((c) => c.workload === workload && c.rate === rate && c.of === of)) out.push({ workload, rate, of });
-  };
-  if (has("longDocQA") && p.rates.longDocQA.includes(1)) add("longDocQA", 1, "preble");
-  for (const w of ["longDocQA", "videoQA"]) if (has(w)) add(w, Math.max(...p.rates[w]), "preble");
-  if (has("videoQA") && p.rates.videoQA.includes(8)) for (const of of ["e2+rebalance", "preble"]) add("videoQA", 8, of);
-  if (has("programming")) add("programming", Math.min(...p.rates.programming), "e2+rebalance");
-  return out;
-}
-
-/** The lecture's verdict alone (as before) when the released one is not judged, else both (the lecture's first). */
-function lectureAndReleased(p: Fig3Params, judge: (name: (c: string) => string, released: boolean) => { holds: boolean; ours: string; remark?: string }) {
-  if (!releasedJudged(p)) return judge((c) => c, false);
-  return [
-    { reading: "讲义的读法", ...judge((c) => c, false) },
-    { reading: "开源代码的读法", ...judge((c) => RELEASED_OF[c]?.id ?? c, true) },
-  ];
-}
-
-const rateWords = (x: number) => (Number.isNaN(x) ? "网格里每一档都过载" : `${x} 请求/秒`);
-
-function needWorkloads(p: Fig3Params, list: string[], configurations: string[]): void {
-  for (const w of list) needParam(p.workloads.includes(w), `需要负载 ${displayName(w)}（参数 workloads）`);
-  for (const c of configurations) needParam(p.configurations.includes(c), `需要配置 ${displayName(c)}（参数 configurations）`);
-}
-
-const CLAIMS: Claim<Fig3Params>[] = [
-  {
-    id: "long-video-gain-most",
-    says: "长文档和视频问答收益最大：共享的上下文长、一个副本放不下几份，按前缀分区后集群的总缓存才够用，Preble 扛得住的请求率比基线高",
-    lecture: "长文档和视频问答收益最大",
-    judge: (t, p) => {
-      needWorkloads(p, ["longDocQA", "videoQA"], ["preble"]);
-      return perBaseline(p, (b) => {
-        const parts = ["longDocQA", "videoQA"].map((w) => ({ w, base: sustained(t, w, b.id), preble: sustained(t, w, "preble") }));
-        const higher = (x: { base: number; preble: number }) => !Number.isNaN(x.preble) && (Number.isNaN(x.base) || x.preble > x.base);
-        return { holds: parts.every(higher), ours: parts.map((x) => `${displayName(x.w)}：基线不过载到 ${rateWords(x.base)}，Preble 到 ${rateWords(x.preble)}`).join("；") };
-      });
-    },
-  },
-  {
-    id: "small-shared-small-gain",
-    says: "工具调用和智能体的共享部分每个副本都放得下，轮转也能命中大部分：两边扛得住的请求率相同，两边都不过载时收益不到 2 倍",
-    lecture: "工具调用和 agent 收益小",
-    judge: (t, p) => {
-      needWorkloads(p, ["toolCalling", "agent"], ["preble"]);
-      return perBaseline(p, (b) => {
-        const parts = ["toolCalling", "agent"].map((w) => ({ w, base: sustained(t, w, b.id), preble: sustained(t, w, "preble"), fair: fairMax(t, w, b) }));
-        return {
-          holds: parts.every((x) => x.base === x.preble && !(x.fair >= 2)),
-          ours: parts.map((x) => `${displayName(x.w)}：不过载到 ${rateWords(x.base)} 对 ${rateWords(x.preble)}，最大比值 ${Number.isNaN(x.fair) ? "—" : times(x.fair)}`).join("；"),
-        };
-      });
-    },
-  },
-  {
-    id: "programming-least",
-    says: "编程负载收益最小：它生成的 token 最多，时间大半花在 decode 上，路由帮不上忙",
-    lecture: "论文报告编程平均 1.56–1.8 倍，五种负载里最小",
-    judge: (t, p) => {
-      needParam(p.workloads.includes("programming") && p.workloads.length >= 2, "需要编程和至少一种别的负载（参数 workloads）");
-      needWorkloads(p, [], ["preble"]);
-      return perBaseline(p, (b) => {
-        const gains = p.workloads.map((w) => ({ w, g: fairMax(t, w, b) })).filter((x) => !Number.isNaN(x.g));
-        const prog = gains.find((x) => x.w === "programming");
-        if (!prog) return { holds: false, ours: "编程负载上没有两边都不过载的格子" };
-        const least = gains.reduce((a, c) => (c.g < a.g ? c : a));
-        return { holds: least.w === "programming", ours: `两边都不过载时的最大比值：${gains.map((x) => `${displayName(x.w)} ${times(x.g)}`).join("、")}` };
-      });
-    },
-  },
-  {
-    id: "largest-ratio-overloaded",
-    says: "基线 ÷ Preble 的比值最大的格子里基线已经过载：那里的比值取决于模拟时长，不能当作加速比",
-    lecture: "1.0–31.2 倍，最大的在基线过载的格子里",
-    judge: (t, p) => {
-      needWorkloads(p, [], ["preble"]);
-      return perBaseline(p, (b) => {
-        const rows = t.rows.filter((r) => r.policy === "preble" && Number.isFinite(num(r[b.ratio])));
-        if (rows.length === 0) return { holds: false, ours: "没有可比的格子" };
-        const top = rows.reduce((a, c) => (num(c[b.ratio]) > num(a[b.ratio]) ? c : a));
-        const ratios = rows.map((r) => num(r[b.ratio]));
-        return {
-          holds: top[b.kind] === "baselineOverloaded",
-          ours: `${times(Math.min(...ratios), 1)}–${times(Math.max(...ratios), 1)}；最大的是${displayName(top.workload)} ${top.rate} 请求/秒（基线${top[b.kind] === "baselineOverloaded" ? "已过载" : "没有过载"}）`,
-        };
-      });
-    },
-  },
-  {
-    id: "simple-not-worse",
-    says: "简单的“缓存感知 + 负载保护”在中低负载下不输 Preble（长文档 1 请求/秒，差距在 5% 以内也算不输）",
-    lecture: "3.88 对 5.35 秒",
-    judge: (t, p) => {
-      needWorkloads(p, ["longDocQA"], ["cacheAwareGuarded", "preble"]);
-      needParam((p.rates.longDocQA ?? []).includes(1), "需要长文档 1 请求/秒这一档（参数 rates.longDocQA）");
-      return lectureAndReleased(p, (name, released) => {
-        const a = num(needRows(t, { workload: "longDocQA", rate: 1, policy: "cacheAwareGuarded" })[0].meanLatency);
-        const b = num(needRows(t, { workload: "longDocQA", rate: 1, policy: name("preble") })[0].meanLatency);
-        return { holds: a <= 1.05 * b, ours: `${f(a)} 对 ${f(b)} 秒`, remark: released ? "完整 Preble 按开源代码跑（prebleReleased）；简单规则不是 Preble，两种读法用同一行" : undefined };
-      });
-    },
-  },
-  {
-    id: "preble-wins-at-top",
-    says: "到了最高一档负载，Preble 明显（快 20% 以上）胜过简单规则",
-    lecture: "Preble 只在最高的几档负载下明显更好",
-    judge: (t, p) => {
-      needWorkloads(p, ["longDocQA", "videoQA"], ["cacheAwareGuarded", "preble"]);
-      return lectureAndReleased(p, (name, released) => {
-        const parts = ["longDocQA", "videoQA"].map((w) => {
-          const top = Math.max(...rowsOf(t, w, "preble").map((r) => num(r.rate)));
-          const a = num(needRows(t, { workload: w, rate: top, policy: "cacheAwareGuarded" })[0].meanLatency);
-          const b = num(needRows(t, { workload: w, rate: top, policy: name("preble") })[0].meanLatency);
-          return { w, top, a, b };
-        });
-        return { holds: parts.every((x) => x.b < 0.8 * x.a), ours: parts.map((x) => `${displayName(x.w)} ${x.top} 请求/秒：${f(x.a, 1)} 对 ${f(x.b, 1)} 秒`).join("；"), remark: released ? "完整 Preble 按开源代码跑（prebleReleased），只跑这两格" : undefined };
-      });
-    },
-  },
-  {
-    id: "programming-cold-start",
-    says: "编程负载的最低一档上，E2 + 再平衡反而比基线慢：共享的 2,400 token 前缀让再平衡开始之前（前 50 × GPU 数个请求）的请求都去“利用”同一块 GPU，积下的队列要一阵子才消化",
-    judge: (t, p) => {
-      needWorkloads(p, ["programming"], ["baseline", "e2+rebalance"]);
-      const low = Math.min(...rowsOf(t, "programming", "baseline").map((r) => num(r.rate)));
-      return lectureAndReleased(p, (name, released) => {
-        const base = released ? "baselinePaper" : "baseline";
-        const a = num(needRows(t, { workload: "programming", rate: low, policy: base })[0].meanLatency);
-        const b = num(needRows(t, { workload: "programming", rate: low, policy: name("e2+rebalance") })[0].meanLatency);
-        return {
-          holds: b > a,
-          ours: `${low} 请求/秒：${released ? "论文的基线" : "基线"} ${f(a)} 秒，E2 + 再平衡 ${f(b)} 秒`,
-          remark: released ? "开源代码的读法：E2 + 迁移重要节点（开源的 decode 项和 M），对论文的基线（LPM，不分块）" : "开源代码的再平衡也要等这么多请求（gsw:378）",
-        };
-      });
-    },
-  },
-  {
-    id: "gap-at-video-8",
-    says: "视频问答 8 请求/秒时，“E2 + 再平衡”和完整 Preble 相差一大截（平均延迟差 1.5 倍以上）",
-    lecture: "90.0 → 20.6 秒",
-    judge: (t, p) => {
-      needWorkloads(p, ["videoQA"], ["e2+rebalance", "preble"]);
-      needParam((p.rates.videoQA ?? []).includes(8), "需要视频问答 8 请求/秒这一档（参数 rates.videoQA）");
-      return lectureAndReleased(p, (name, released) => {
-        const a = num(needRows(t, { workload: "videoQA", rate: 8, policy: name("e2+rebalance") })[0].meanLatency);
-        const b = num(needRows(t, { workload: "videoQA", rate: 8, policy: name("preble") })[0].meanLatency);
-        return {
-          holds: a > 1.5 * b,
-          ours: `${f(a, 1)} → ${f(b, 1)} 秒（${times(a / b, 1)}）`,
-          remark: released ? "开源代码的读法：E2 + 迁移重要节点（FCFS）对 prebleReleased（每迭代一组的优先级组）" : "两者的副本内排队不同（FCFS 对优先级组），路由也不全同；排队相同时再比见 03.10",
-        };
-      });
-    },
-  },
-];
+const avg = (xs: readonly number[]): number => xs.reduce((a, x) => a + x, 0) / xs.length;
 
 export const figure3Demo = defineDemo<Fig3Params>({
   id: "03.1",
@@ -244,6 +32,7 @@ export const figure3Demo = defineDemo<Fig3Params>({
     replicas: 4,
     minRequests: 1000,
     minSeconds: 200,
+    ratioSeeds: 3,
     seed: 1,
   },
   describe: {
@@ -254,6 +43,7 @@ export const figure3Demo = defineDemo<Fig3Params>({
     replicas: REPLICAS_DOC,
     minRequests: { meaning: "每次模拟至少多少个请求（前 20% 预热）", range: "≥ 100 的整数" },
     minSeconds: { meaning: "每次模拟至少覆盖多少秒的到达（请求数取 max(minRequests, 请求率 × minSeconds)）", range: "≥ 0 的数" },
+    ratioSeeds: { meaning: "两种基线和完整 Preble 各跑几个种子（seed、seed + 1 …）：图 3 的比值、它的误差线和结论核对用这几个种子；其余配置只跑种子 seed", range: "1–10 的整数" },
     seed: SEED_DOC,
   },
   run(p, { progress }) {
@@ -276,38 +66,48 @@ export const figure3Demo = defineDemo<Fig3Params>({
     }
     checkEachOneOf("readings", p.readings, ["lecture", "released"]);
     const extra = releasedCells(p).map((c) => ({ ...c, requests: requestsFor(c.rate, minRequests, minSeconds) }));
-    progress?.(`03.1：${cells.length + extra.length} 次模拟 …`);
-    const summaries = simulateConfigurations(
+    const seeds = seedsOf(p.seed, checkInteger("ratioSeeds", p.ratioSeeds, { min: 1, max: 10 }));
+    // Two rounds, each going to simulateMany at once: every (cell, configuration) with seed `seed`; then the other
+    // seeds for the ratio configurations, only in the cells where seed `seed` left a baseline not overloaded — where
+    // a ratio is a speed-up (in an overloaded cell the ratio grows with the simulated time, more seeds do not change that).
+    const first = simulateConfigurations(
       [
         ...cells.map((c) => configurationRun({ workload: c.workload, rate: c.rate, replicas, configuration: c.configuration, requestCount: c.requests, seed: p.seed })),
         ...extra.map((c) => configurationRun({ workload: c.workload, rate: c.rate, replicas, configuration: RELEASED_OF[c.of].configuration, routerOptions: RELEASED_OF[c.of].routerOptions, requestCount: c.requests, seed: p.seed })),
       ],
-      (done, total) => progress?.(`03.1：已完成 ${done}/${total} 次模拟`),
+      (done, total) => progress?.(`03.1：种子 ${String(p.seed)}，已完成 ${done}/${total} 次模拟`),
     );
+    const baseOk = new Set<string>();
+    cells.forEach((c, i) => {
+      if (BASELINES.some((b) => b.id === c.configuration) && !first[i].metrics.overloaded) baseOk.add(`${c.workload}|${c.rate}`);
+    });
+    const more = cells.map((c) => (RATIO_CONFIGURATIONS.includes(c.configuration) && baseOk.has(`${c.workload}|${c.rate}`) ? seeds.slice(1) : []));
+    const againJobs = cells.flatMap((c, i) => more[i].map((seed) => configurationRun({ workload: c.workload, rate: c.rate, replicas, configuration: c.configuration, requestCount: c.requests, seed })));
+    const again = againJobs.length ? simulateConfigurations(againJobs, (done, total) => progress?.(`03.1：另外 ${seeds.length - 1} 个种子，已完成 ${done}/${total} 次模拟`)) : [];
     const rows: Row[] = [];
+    let c = 0;
     let k = 0;
     for (const workload of workloads) {
       for (const rate of rates[workload]) {
         const group: Row[] = [];
         for (const configuration of configurations) {
-          const m = summaries[k].metrics;
-          const requests = cells[k++].requests;
-          group.push({ workload, rate, policy: configuration, requests, meanLatency: m.meanLatency, p99Latency: m.p99Latency, overloaded: m.overloaded, hitRate: m.hitRate });
+          const requests = cells[c].requests;
+          const ms = [first[c].metrics, ...more[c].map(() => again[k++].metrics)];
+          c++;
+          const means = ms.map((m) => m.meanLatency);
+          const row: Row = { workload, rate, policy: configuration, requests, seeds: ms.length, meanLatency: avg(means), meanMin: Math.min(...means), meanMax: Math.max(...means), meanRange: ms.length > 1 ? `${f(Math.min(...means))}–${f(Math.max(...means))}` : null, p99Latency: avg(ms.map((m) => m.p99Latency)), overloaded: ms.some((m) => m.overloaded), overloadedSeeds: ms.filter((m) => m.overloaded).length, hitRate: avg(ms.map((m) => m.hitRate)) };
+          if (ms.length > 1) ms.forEach((m, i) => Object.assign(row, { [`meanSeed${i}`]: m.meanLatency, [`p99Seed${i}`]: m.p99Latency, [`overSeed${i}`]: m.overloaded }));
+          group.push(row);
         }
-        for (const b of BASELINES) {
-          const base = group.find((r) => r.policy === b.id);
-          for (const r of group) {
-            r[b.ratio] = base ? num(base.meanLatency) / num(r.meanLatency) : NaN;
-            r[b.kind] = !base || r.policy === b.id || BASELINES.some((x) => x.id === r.policy) ? null : base.overloaded ? "baselineOverloaded" : r.overloaded ? "selfOverloaded" : "speedUp";
-          }
-        }
+        addRatios(group);
         rows.push(...group);
       }
     }
-    for (const c of extra) {
-      const m = summaries[k++].metrics;
-      rows.push({ workload: c.workload, rate: c.rate, policy: RELEASED_OF[c.of].id, requests: c.requests, meanLatency: m.meanLatency, p99Latency: m.p99Latency, overloaded: m.overloaded, hitRate: m.hitRate, vsBaseline: NaN, ratioKind: null, vsPaperBaseline: NaN, ratioKindPaper: null });
+    for (const [i, x] of extra.entries()) {
+      const m = first[cells.length + i].metrics;
+      rows.push({ workload: x.workload, rate: x.rate, policy: RELEASED_OF[x.of].id, requests: x.requests, seeds: 1, meanLatency: m.meanLatency, meanMin: m.meanLatency, meanMax: m.meanLatency, meanRange: null, p99Latency: m.p99Latency, overloaded: m.overloaded, overloadedSeeds: m.overloaded ? 1 : 0, hitRate: m.hitRate, vsBaseline: NaN, ratioKind: null, vsPaperBaseline: NaN, ratioKindPaper: null, released: true });
     }
+    const several = rows.some((r) => Number(r.seeds) > 1);
     return {
       title: `论文图 3 的纸上版：${replicas} 个副本（Mistral-7B / A6000），${workloads.length} 种负载的平均与 P99 延迟`,
       columns: [
@@ -315,9 +115,12 @@ export const figure3Demo = defineDemo<Fig3Params>({
         COLUMNS.rate,
         COLUMNS.configuration,
         COLUMNS.requests,
+        ...(several ? [{ key: "seeds", label: "种子数", format: "int" as const }] : []),
         COLUMNS.meanLatency,
+        ...(several ? [{ key: "meanRange", label: "平均延迟的范围（各种子）", unit: "秒", format: "text" as const }] : []),
         COLUMNS.p99Latency,
         COLUMNS.overloaded,
+        ...(several ? [{ key: "overloadedSeeds", label: "过载的种子数", format: "int" as const }] : []),
         COLUMNS.hitRate,
         { key: "vsBaseline", label: "基线 ÷ 此配置（平均）", unit: "倍", format: "fixed2" },
         { key: "ratioKind", label: "比值的含义", format: "name" },
@@ -326,7 +129,7 @@ export const figure3Demo = defineDemo<Fig3Params>({
       ].filter((c) => c.key.endsWith("Paper") || c.key.endsWith("PaperBaseline") ? configurations.includes("baselinePaper") : c.key === "vsBaseline" || c.key === "ratioKind" ? configurations.includes("baseline") : true) as Table["columns"],
       rows,
       notes: [
-        `每次模拟 max(${minRequests}, 请求率 × ${minSeconds} 秒) 个请求（“请求数”一列），${String(p.seed) === "1" ? "种子 1" : `种子 ${String(p.seed)}`}。`,
+        `每次模拟 max(${minRequests}, 请求率 × ${minSeconds} 秒) 个请求（“请求数”一列）。${several ? `${RATIO_CONFIGURATIONS.filter((x) => configurations.includes(x)).map(displayName).join("、")}在种子 ${String(p.seed)} 下基线不过载的格子里各跑 ${seeds.length} 个种子（${seeds.join("、")}），表里是均值（平均延迟另列各种子的范围；任一种子过载就算过载），比值是均值之比；基线过载的格子和其余配置只跑种子 ${String(p.seed)}（过载格子里的比值随模拟时长增长，多跑种子也不会让它成为加速比）。` : `种子 ${String(p.seed)}。`}`,
         WARMUP_NOTE,
         configurationsNote(configurations),
         ...(extra.length ? [`开源代码的读法只在四条结论要用的 ${extra.length} 格里另跑（完整 Preble = prebleReleased，E2 + 迁移重要节点 = 开源的再平衡、decode 项和 M）：${extra.map((c) => `${displayName(c.workload)} ${c.rate} 请求/秒 ${displayName(RELEASED_OF[c.of].id)}`).join("、")}；这几行不算比值。`] : []),
@@ -334,5 +137,5 @@ export const figure3Demo = defineDemo<Fig3Params>({
       ],
     };
   },
-  claims: CLAIMS,
+  claims: FIGURE3_CLAIMS,
 });

@@ -303,7 +303,8 @@ const PALETTE = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b
 
 /** Lines with markers in a grid of small charts, one per value of `facet` (e.g. one per workload): the same group
  * has the same colour in every panel and one legend entry; each panel has its own y range. `markWhen` names a boolean
- * column whose true rows are drawn with a cross (e.g. overloaded cells). */
+ * column whose true rows are drawn with a cross (e.g. overloaded cells); errorLow / errorHigh (or error) draw error
+ * bars as in the other charts. */
 export function facetLines(table: Table, o: ChartOptions & { facet: string; columns?: number; markWhen?: string }): Figure {
   const facetValues = [...new Set(table.rows.map((r) => r[o.facet]))];
   const cols = Math.min(o.columns ?? 3, facetValues.length);
@@ -332,6 +333,7 @@ export function facetLines(table: Table, o: ChartOptions & { facet: string; colu
         marker: o.markWhen ? { symbol: g.rows.map((r) => (r[o.markWhen as string] === true ? "x" : "circle")), size: g.rows.map((r) => (r[o.markWhen as string] === true ? 10 : 6)) } : undefined,
         x: g.rows.map((r) => r[o.x]),
         y: g.rows.map((r) => r[o.y]),
+        ...errorBars(table, o, g.rows),
         xaxis: `x${axis}`,
         yaxis: `y${axis}`,
       });
