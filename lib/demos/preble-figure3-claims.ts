@@ -1,6 +1,7 @@
-// 03.1's claims (Preble's Figure 3 on paper), judged on the seed means of the table and, where the ratio rows ran
-// several seeds (parameter ratioSeeds), on each seed's own view of the table: the verdict is the mean's, and
-// `seeds` says how many seeds' views agree with it.
+// 03.1's claims (Preble's Figure 3 on paper). The four on Figure 3's ratio (baselines ÷ Preble) are judged on the seed
+// means, and where those rows ran several seeds (parameter ratioSeeds) also on each seed's own view of the table:
+// the verdict is the means', `seeds` says how many seeds' views agree. The four that set a one-seed configuration
+// (cache-aware + guard, E2 + rebalancing, the released cells) beside them are judged on seed 1's view: like with like.
 import { displayName } from "../core/glossary";
 import type { Row, Table } from "../core/table";
 import { cannotJudge, Claim, f, Judgement, needParam, needRows, ReadingJudgement, times } from "./claims";
@@ -225,14 +226,27 @@ const CLAIMS_ON_ONE_TABLE: Claim<Fig3Params>[] = [
 /** The configurations that run ratioSeeds seeds: the two baselines and full Preble, whose ratio is Figure 3's. */
 export const RATIO_CONFIGURATIONS: readonly string[] = ["baseline", "baselinePaper", "preble"];
 
-/** Sets each baseline's ratio and its meaning on the rows of one (workload, rate) cell, from meanLatency and
- * overloaded (the seed mean in the table, one seed's values in a seed's view). */
+/** Seed k's mean latency, P99 and overload verdict of a row (its only values when it ran one seed). */
+function atSeed(r: Row, k: number): { mean: number; p99: number; overloaded: boolean } {
+  return num(r.seeds) > 1 ? { mean: num(r[`meanSeed${k}`]), p99: num(r[`p99Seed${k}`]), overloaded: r[`overSeed${k}`] === true } : { mean: num(r.meanLatency), p99: num(r.p99Latency), overloaded: r.overloaded === true };
+}
+
+/** Sets each baseline's ratio and its meaning on the rows of one (workload, rate) cell: the seed means when the two
+ * rows ran the same seeds, else seed 1's values of both (a one-seed row is never set beside a mean of three). */
 export function addRatios(group: Row[]): void {
   for (const b of BASELINES) {
     const base = group.find((r) => r.policy === b.id);
     for (const r of group) {
-      r[b.ratio] = base ? num(base.meanLatency) / num(r.meanLatency) : NaN;
-      r[b.kind] = !base || r.policy === b.id || BASELINES.some((x) => x.id === r.policy) ? null : base.overloaded ? "baselineOverloaded" : r.overloaded ? "selfOverloaded" : "speedUp";
+      if (!base) {
+        r[b.ratio] = NaN;
+        r[b.kind] = null;
+        continue;
+      }
+      const same = num(base.seeds) === num(r.seeds);
+      const x = same ? { mean: num(base.meanLatency), overloaded: base.overloaded === true } : atSeed(base, 0);
+      const y = same ? { mean: num(r.meanLatency), overloaded: r.overloaded === true } : atSeed(r, 0);
+      r[b.ratio] = x.mean / y.mean;
+      r[b.kind] = r.policy === b.id || BASELINES.some((z) => z.id === r.policy) ? null : x.overloaded ? "baselineOverloaded" : y.overloaded ? "selfOverloaded" : "speedUp";
     }
   }
 }
@@ -240,7 +254,11 @@ export function addRatios(group: Row[]): void {
 /** Seed k's view of the table: rows that ran several seeds take seed k's mean, P99 and overload verdict, one-seed
  * rows stay, and the ratios are recomputed per cell. */
 export function seedView(t: Table, k: number): Table {
-  const rows = t.rows.map((r): Row => (num(r.seeds) > 1 ? { ...r, meanLatency: r[`meanSeed${k}`], p99Latency: r[`p99Seed${k}`], overloaded: r[`overSeed${k}`] } : { ...r }));
+  const rows = t.rows.map((r): Row => {
+    if (!(num(r.seeds) > 1)) return { ...r };
+    const v = atSeed(r, k);
+    return { ...r, seeds: 1, meanLatency: v.mean, p99Latency: v.p99, overloaded: v.overloaded };
+  });
   const cells = new Map<string, Row[]>();
   for (const r of rows) {
     if (r.released === true) continue; // the released cells carry no ratio
@@ -274,4 +292,19 @@ function acrossSeeds(claim: Claim<Fig3Params>): Claim<Fig3Params> {
   };
 }
 
-export const FIGURE3_CLAIMS: Claim<Fig3Params>[] = CLAIMS_ON_ONE_TABLE.map(acrossSeeds);
+/** A claim judged on seed 1's view (it compares a configuration that ran one seed), saying so when others ran more. */
+function onFirstSeed(claim: Claim<Fig3Params>): Claim<Fig3Params> {
+  return {
+    ...claim,
+    judge: (t, p) => {
+      if (!t.rows.some((r) => num(r.seeds) > 1)) return claim.judge(t, p);
+      const note = `种子 ${String(p.seed)} 的数：拿来比较的配置只跑了这一个种子`;
+      const j = claim.judge(seedView(t, 0), p);
+      const add = <J extends Judgement>(x: J): J => ({ ...x, remark: x.remark ? `${x.remark}；${note}` : note });
+      return Array.isArray(j) ? j.map(add) : add(j);
+    },
+  };
+}
+
+const ON_RATIO = new Set(["long-video-gain-most", "small-shared-small-gain", "programming-least", "largest-ratio-overloaded"]);
+export const FIGURE3_CLAIMS: Claim<Fig3Params>[] = CLAIMS_ON_ONE_TABLE.map((c) => (ON_RATIO.has(c.id) ? acrossSeeds(c) : onFirstSeed(c)));

@@ -43,7 +43,7 @@ export const figure3Demo = defineDemo<Fig3Params>({
     replicas: REPLICAS_DOC,
     minRequests: { meaning: "每次模拟至少多少个请求（前 20% 预热）", range: "≥ 100 的整数" },
     minSeconds: { meaning: "每次模拟至少覆盖多少秒的到达（请求数取 max(minRequests, 请求率 × minSeconds)）", range: "≥ 0 的数" },
-    ratioSeeds: { meaning: "两种基线和完整 Preble 各跑几个种子（seed、seed + 1 …）：图 3 的比值、它的误差线和结论核对用这几个种子；其余配置只跑种子 seed", range: "1–10 的整数" },
+    ratioSeeds: { meaning: "两种基线和完整 Preble 在种子 seed 下基线不过载的格子里各跑几个种子（seed、seed + 1 …）：图 3 的比值、误差线和比值的结论用它们的均值；其余配置只跑种子 seed", range: "1–10 的整数" },
     seed: SEED_DOC,
   },
   run(p, { progress }) {
@@ -68,45 +68,49 @@ export const figure3Demo = defineDemo<Fig3Params>({
     const extra = releasedCells(p).map((c) => ({ ...c, requests: requestsFor(c.rate, minRequests, minSeconds) }));
     const seeds = seedsOf(p.seed, checkInteger("ratioSeeds", p.ratioSeeds, { min: 1, max: 10 }));
     // Two rounds, each going to simulateMany at once: every (cell, configuration) with seed `seed`; then the other
-    // seeds for the ratio configurations, only in the cells where seed `seed` left a baseline not overloaded — where
-    // a ratio is a speed-up (in an overloaded cell the ratio grows with the simulated time, more seeds do not change that).
+    // seeds for Figure 3's ratio (both baselines and full Preble), only in the cells where seed `seed` left a baseline
+    // not overloaded — where a ratio is a speed-up (in an overloaded cell the ratio grows with the simulated time; more
+    // seeds do not change that). A ratio or claim that sets a one-seed row beside them reads their seed-`seed` values.
+    const runOf = (c: { workload: string; rate: number; requests: number }, configuration: string, routerOptions: Record<string, unknown> | undefined, seed: number | string) =>
+      configurationRun({ workload: c.workload, rate: c.rate, replicas, configuration, ...(routerOptions ? { routerOptions } : {}), requestCount: c.requests, seed });
+    const all = [...cells.map((c) => ({ cell: c, configuration: c.configuration, routerOptions: undefined as Record<string, unknown> | undefined })), ...extra.map((c) => ({ cell: c, configuration: RELEASED_OF[c.of].configuration, routerOptions: RELEASED_OF[c.of].routerOptions }))];
     const first = simulateConfigurations(
-      [
-        ...cells.map((c) => configurationRun({ workload: c.workload, rate: c.rate, replicas, configuration: c.configuration, requestCount: c.requests, seed: p.seed })),
-        ...extra.map((c) => configurationRun({ workload: c.workload, rate: c.rate, replicas, configuration: RELEASED_OF[c.of].configuration, routerOptions: RELEASED_OF[c.of].routerOptions, requestCount: c.requests, seed: p.seed })),
-      ],
+      all.map((x) => runOf(x.cell, x.configuration, x.routerOptions, p.seed)),
       (done, total) => progress?.(`03.1：种子 ${String(p.seed)}，已完成 ${done}/${total} 次模拟`),
     );
     const baseOk = new Set<string>();
     cells.forEach((c, i) => {
       if (BASELINES.some((b) => b.id === c.configuration) && !first[i].metrics.overloaded) baseOk.add(`${c.workload}|${c.rate}`);
     });
-    const more = cells.map((c) => (RATIO_CONFIGURATIONS.includes(c.configuration) && baseOk.has(`${c.workload}|${c.rate}`) ? seeds.slice(1) : []));
-    const againJobs = cells.flatMap((c, i) => more[i].map((seed) => configurationRun({ workload: c.workload, rate: c.rate, replicas, configuration: c.configuration, requestCount: c.requests, seed })));
+    const more = all.map((x, i) => (i < cells.length && RATIO_CONFIGURATIONS.includes(x.configuration) && baseOk.has(`${x.cell.workload}|${x.cell.rate}`) ? seeds.slice(1) : []));
+    const againJobs = all.flatMap((x, i) => more[i].map((seed) => runOf(x.cell, x.configuration, x.routerOptions, seed)));
     const again = againJobs.length ? simulateConfigurations(againJobs, (done, total) => progress?.(`03.1：另外 ${seeds.length - 1} 个种子，已完成 ${done}/${total} 次模拟`)) : [];
+    let k = 0;
+    /** The metrics of run i of `all` over its seeds. */
+    const metricsOf = (i: number) => [first[i].metrics, ...more[i].map(() => again[k++].metrics)];
+    /** Seed means, the latency range and each seed's values (read by the claims' seed views). */
+    const seedFields = (ms: ReturnType<typeof metricsOf>): Row => {
+      const means = ms.map((m) => m.meanLatency);
+      const row: Row = { seeds: ms.length, meanLatency: avg(means), meanMin: Math.min(...means), meanMax: Math.max(...means), meanRange: ms.length > 1 ? `${f(Math.min(...means))}–${f(Math.max(...means))}` : null, p99Latency: avg(ms.map((m) => m.p99Latency)), overloaded: ms.some((m) => m.overloaded), overloadedSeeds: ms.filter((m) => m.overloaded).length, hitRate: avg(ms.map((m) => m.hitRate)) };
+      if (ms.length > 1) ms.forEach((m, j) => Object.assign(row, { [`meanSeed${j}`]: m.meanLatency, [`p99Seed${j}`]: m.p99Latency, [`overSeed${j}`]: m.overloaded }));
+      return row;
+    };
     const rows: Row[] = [];
     let c = 0;
-    let k = 0;
     for (const workload of workloads) {
       for (const rate of rates[workload]) {
         const group: Row[] = [];
         for (const configuration of configurations) {
-          const requests = cells[c].requests;
-          const ms = [first[c].metrics, ...more[c].map(() => again[k++].metrics)];
+          group.push({ workload, rate, policy: configuration, requests: cells[c].requests, ...seedFields(metricsOf(c)) });
           c++;
-          const means = ms.map((m) => m.meanLatency);
-          const row: Row = { workload, rate, policy: configuration, requests, seeds: ms.length, meanLatency: avg(means), meanMin: Math.min(...means), meanMax: Math.max(...means), meanRange: ms.length > 1 ? `${f(Math.min(...means))}–${f(Math.max(...means))}` : null, p99Latency: avg(ms.map((m) => m.p99Latency)), overloaded: ms.some((m) => m.overloaded), overloadedSeeds: ms.filter((m) => m.overloaded).length, hitRate: avg(ms.map((m) => m.hitRate)) };
-          if (ms.length > 1) ms.forEach((m, i) => Object.assign(row, { [`meanSeed${i}`]: m.meanLatency, [`p99Seed${i}`]: m.p99Latency, [`overSeed${i}`]: m.overloaded }));
-          group.push(row);
         }
         addRatios(group);
         rows.push(...group);
       }
     }
-    for (const [i, x] of extra.entries()) {
-      const m = first[cells.length + i].metrics;
-      rows.push({ workload: x.workload, rate: x.rate, policy: RELEASED_OF[x.of].id, requests: x.requests, seeds: 1, meanLatency: m.meanLatency, meanMin: m.meanLatency, meanMax: m.meanLatency, meanRange: null, p99Latency: m.p99Latency, overloaded: m.overloaded, overloadedSeeds: m.overloaded ? 1 : 0, hitRate: m.hitRate, vsBaseline: NaN, ratioKind: null, vsPaperBaseline: NaN, ratioKindPaper: null, released: true });
-    }
+    extra.forEach((x, i) => {
+      rows.push({ workload: x.workload, rate: x.rate, policy: RELEASED_OF[x.of].id, requests: x.requests, ...seedFields(metricsOf(cells.length + i)), vsBaseline: NaN, ratioKind: null, vsPaperBaseline: NaN, ratioKindPaper: null, released: true });
+    });
     const several = rows.some((r) => Number(r.seeds) > 1);
     return {
       title: `论文图 3 的纸上版：${replicas} 个副本（Mistral-7B / A6000），${workloads.length} 种负载的平均与 P99 延迟`,
@@ -129,7 +133,7 @@ export const figure3Demo = defineDemo<Fig3Params>({
       ].filter((c) => c.key.endsWith("Paper") || c.key.endsWith("PaperBaseline") ? configurations.includes("baselinePaper") : c.key === "vsBaseline" || c.key === "ratioKind" ? configurations.includes("baseline") : true) as Table["columns"],
       rows,
       notes: [
-        `每次模拟 max(${minRequests}, 请求率 × ${minSeconds} 秒) 个请求（“请求数”一列）。${several ? `${RATIO_CONFIGURATIONS.filter((x) => configurations.includes(x)).map(displayName).join("、")}在种子 ${String(p.seed)} 下基线不过载的格子里各跑 ${seeds.length} 个种子（${seeds.join("、")}），表里是均值（平均延迟另列各种子的范围；任一种子过载就算过载），比值是均值之比；基线过载的格子和其余配置只跑种子 ${String(p.seed)}（过载格子里的比值随模拟时长增长，多跑种子也不会让它成为加速比）。` : `种子 ${String(p.seed)}。`}`,
+        `每次模拟 max(${minRequests}, 请求率 × ${minSeconds} 秒) 个请求（“请求数”一列）。${several ? `图 3 的比值是两种基线与完整 Preble 之比：这三个配置在种子 ${String(p.seed)} 下基线不过载的格子里各跑 ${seeds.length} 个种子（${seeds.join("、")}），表里是均值（平均延迟另列各种子的范围；任一种子过载就算过载），Preble 的比值是均值之比；其余配置和基线过载的格子只跑种子 ${String(p.seed)}（过载格子里的比值随模拟时长增长，多跑种子也不会让它成为加速比），它们的比值和拿它们比较的结论都用种子 ${String(p.seed)} 的数。` : `种子 ${String(p.seed)}。`}`,
         WARMUP_NOTE,
         configurationsNote(configurations),
         ...(extra.length ? [`开源代码的读法只在四条结论要用的 ${extra.length} 格里另跑（完整 Preble = prebleReleased，E2 + 迁移重要节点 = 开源的再平衡、decode 项和 M）：${extra.map((c) => `${displayName(c.workload)} ${c.rate} 请求/秒 ${displayName(RELEASED_OF[c.of].id)}`).join("、")}；这几行不算比值。`] : []),
