@@ -47,7 +47,7 @@ const releasedScaling = (configuration: string, o: Record<string, unknown>): Rec
  * rebalance.ts maybeAutoscale) triggers on queueing time instead, by itself (also without rebalancing), with ≥ 5
  * samples per half, ≥ 0.5 s and an H/2 cool-down. The released rows therefore run our autoscaler over the released
  * load cost and, with rebalancing, the released migration (which leaves a single hot node to autoscaling). */
-const RELEASED_AUTOSCALE_REMARK = "开源代码的读法：开源的 decode 项和 M，再平衡迁移重要节点，自动扩展用我们的触发（见表下的说明）";
+const RELEASED_AUTOSCALE_REMARK = "开源的 decode 项和 M、迁移重要节点的再平衡，自动扩展用我们的触发（见表下的说明）";
 
 /** The autoscale claims under each reading in `readings` (the lecture's first); without "released" the lecture's
  * verdict alone. */
