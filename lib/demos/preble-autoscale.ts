@@ -38,7 +38,7 @@ const releasedScaling = (configuration: string, o: Record<string, unknown>): Rec
   configuration === "e2+rebalance" ? { rebalanceAction: "migrate", ...o, ...RELEASED_COST } : { ...o, ...RELEASED_COST };
 
 /** Autoscaling in the released code (WukLab/preble 8e7906a) is not a mechanism of its own but one branch of the
- * rebalancing after each dispatch (gsw:345–347, 377–385): once 50 × #GPUs requests were dispatched and the busiest
+ * rebalancing after each dispatch (gsw:345–347, 377–393): once 50 × #GPUs requests were dispatched and the busiest
  * GPU's load is ≥ 1.5 × the lightest's, a busiest GPU whose load rests on a single important node seen more than
  * once (gsw:406–410, 419) copies that node to the lightest GPU when the lightest does not hold it and the node's
  * mean TTFT on the busiest GPU in the later half of a 3-minute window is ≥ 2 × the earlier half
