@@ -27,7 +27,8 @@ function atDefaults(id: string): Table {
 describe("verdicts at default parameters", () => {
   // A claim judged under two readings lists both verdicts: [default reading, the other] (03.1: our baseline / the
   // paper's; 03.2: the lecture's cost model and pairing rule / the released ones; 03.3: redirect / migrate; 03.5: the
-  // quota rotation / one group per iteration; 03.7: full Preble as the lecture reads it / as released).
+  // quota rotation / one group per iteration; 03.4: the lecture's autoscale rows / the released load cost and migration
+  // (rebalancing does not move the single hot prefix, copying does: rebalance-first fails); 03.7: full Preble as the lecture reads it / as released).
   const expected: Record<string, Record<string, string | string[]>> = {
     "03.1": {
       "long-video-gain-most": ["holds", "holds"],
@@ -51,7 +52,7 @@ describe("verdicts at default parameters", () => {
       "pairing-slows-decode": ["holds", "holds"],
     },
     "03.3": { "e2-collapses": ["holds", "holds"], "rebalance-cures": ["holds", "fails"], "thbal-insensitive": ["holds", "holds"] },
-    "03.4": { "autoscale-helps-slowly": "holds", "rebalance-first": "holds", "window-longer-better": ["fails", "fails"], "window-no-order-of-magnitude": ["holds", "holds"] },
+    "03.4": { "autoscale-helps-slowly": ["holds", "holds"], "rebalance-first": ["holds", "fails"], "window-longer-better": ["fails", "fails"], "window-no-order-of-magnitude": ["holds", "holds"] },
     "03.5": {
       "quota-shares": ["holds", "fails"],
       "mean-improves": ["holds", "fails"],
@@ -125,6 +126,36 @@ describe("rows other notebooks read", () => {
     expect(rowsWhere(t, { policy: "thresholdAffinity" }).length).toBe(1);
     expect(rowsWhere(t, { policy: "e2+rebalance" }).length).toBe(4);
   });
+});
+
+describe("03.4's autoscale claims under both readings", () => {
+  it("the released rows beside the lecture's, four settings each; the lecture's rows do not depend on readings", () => {
+    const t = atDefaults("03.4");
+    const settings = ["e2", "e2 + autoscale", "e2 + rebalance", "e2 + rebalance + autoscale"];
+    expect(rowsWhere(t, { experiment: "autoscale" }).map((r) => r.setting)).toEqual(settings);
+    expect(rowsWhere(t, { experiment: "autoscaleReleased" }).map((r) => r.setting)).toEqual(settings);
+    // the released migration moves nodes but cannot spread the one hot prefix; the copy does
+    const rel = (s: string) => rowsWhere(t, { experiment: "autoscaleReleased", setting: s })[0];
+    expect(num(rel("e2 + rebalance").migrated)).toBeGreaterThan(0);
+    expect(rel("e2 + rebalance").overloaded).toBe(true);
+    expect(rel("e2 + rebalance + autoscale").overloaded).toBe(false);
+    const lectureOnly = runDemo("03.4", { readings: ["lecture"], experiments: ["autoscale"] });
+    expect(lectureOnly.rows.length).toBe(4);
+    for (const r of lectureOnly.rows) expect(r).toEqual(rowsWhere(t, { experiment: "autoscale", setting: r.setting })[0]);
+  }, 60_000);
+
+  it("without \"released\" each autoscale claim falls back to the lecture's verdict alone", () => {
+    const t = runDemo("03.4", { readings: ["lecture"], experiments: ["autoscale"] });
+    expect(rowsWhere(t, { experiment: "autoscaleReleased" }).length).toBe(0);
+    for (const id of ["autoscale-helps-slowly", "rebalance-first"]) {
+      const c = (t.claims ?? []).find((x) => x.id === id);
+      expect(c?.readings).toBeUndefined();
+      expect(c?.verdict).toBe("holds");
+    }
+    const released = runDemo("03.4", { readings: ["released"], experiments: ["autoscale"] });
+    const c = (released.claims ?? []).find((x) => x.id === "rebalance-first");
+    expect(c?.readings?.map((r) => [r.reading, r.verdict])).toEqual([["开源代码的读法", "fails"]]);
+  }, 60_000);
 });
 
 describe("the hot tool's requests over time", () => {

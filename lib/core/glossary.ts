@@ -73,6 +73,7 @@ const NAMES: Record<string, string> = {
   hitHigh: "命中 ≥ 50%",
   policies: "排队策略",
   autoscale: "自动扩展",
+  autoscaleReleased: "自动扩展（开源代码的读法）",
   window: "窗口 H",
   windowReleased: "窗口 H（开源代码的读法）",
   "e2 + autoscale": "E2 + 自动扩展",
