@@ -132,7 +132,7 @@ const CLAIMS: Claim<ArgminParams>[] = [
     judge: (t, p) =>
       perReading(p, t, (m) => ({
         holds: m.pCouldFlip < 0.05,
-        ours: `各 GPU 之间的差距（中位数）：L ${f(m.medianLSpread, 2)} 秒、P ${f(m.medianPSpread, 4)} 秒（最大 ${f(m.maxPSpread, 3)} 秒）；P 的差距 ≥ L 的领先幅度的决定占 ${pct(m.pCouldFlip, 1)}`,
+        ours: `各 GPU 之间的差距（中位数）：L ${f(m.medianLSpread, 2)} 秒、P ${m.maxPSpread === 0 ? "0 秒（每个决定都是 0）" : `${f(m.medianPSpread, 4)} 秒（最大 ${f(m.maxPSpread, 3)} 秒）`}；P 的差距 ≥ L 的领先幅度的决定占 ${pct(m.pCouldFlip, 1)}`,
         remark: m.maxPSpread === 0 ? "这些探索请求在哪块 GPU 上都没有命中前缀：P 在各 GPU 上完全一样" : m.medianPSpread === 0 ? "多数探索请求在哪块 GPU 上都没有命中前缀：P 在各 GPU 上一样" : undefined,
       })),
   },
@@ -142,7 +142,7 @@ export const argminDemo = defineDemo<ArgminParams>({
   id: "03.12",
   section: "§3.3",
   title: "E2 探索时的 argmin 看到什么：每块候选 GPU 的 L、M、P",
-  defaults: { workload: "longDocQA", rate: 1, readings: ["lecture", "released"], configuration: "e2+rebalance", replicas: 4, requestCount: 400, decisions: 40, seed: 1 },
+  defaults: { workload: "longDocQA", rate: 1, readings: ["lecture", "released"], configuration: "e2+rebalance", replicas: 4, requestCount: 300, decisions: 40, seed: 1 },
   describe: {
     workload: { meaning: "负载", range: `${WORKLOAD_NAMES.join("、")} 之一` },
     rate: { meaning: "请求率（请求/秒）", range: "> 0 的数" },
@@ -174,9 +174,13 @@ export const argminDemo = defineDemo<ArgminParams>({
       let k = 0;
       for (let j = 0; j < c.decision.length && k < decisions; j++) {
         if (c.decision[j] < warmup) continue;
-        for (let g = 0; g < R; g++) {
-          const x = j * R + g;
-          mine.push({ part: "argminCandidates", reading: READINGS[reading].row, explore: k, decision: c.decision[j], time: c.time[j], gpu: g, L: c.L[x], M: c.M[x], P: c.P[x], MP: c.M[x] + c.P[x], total: c.L[x] + c.M[x] + c.P[x], chosen: c.chosen[j] === g });
+        const at = (terms: number[], g: number) => terms[j * R + g];
+        const gpus = Array.from({ length: R }, (_, g) => g);
+        const minL = Math.min(...gpus.map((g) => at(c.L, g)));
+        const minMP = Math.min(...gpus.map((g) => at(c.M, g) + at(c.P, g)));
+        for (const g of gpus) {
+          const [L, M, P] = [at(c.L, g), at(c.M, g), at(c.P, g)];
+          mine.push({ part: "argminCandidates", reading: READINGS[reading].row, explore: k, decision: c.decision[j], time: c.time[j], gpu: g, L, M, P, MP: M + P, total: L + M + P, Lgap: L - minL, MPgap: M + P - minMP, chosen: c.chosen[j] === g });
         }
         k++;
       }
@@ -187,7 +191,7 @@ export const argminDemo = defineDemo<ArgminParams>({
     rows.unshift(...summaries);
     const notes = [
       `每种读法一次模拟：${displayName(workload)}，${rate} 请求/秒，${replicas} 个副本，配置 ${displayName(configuration)}，${requestCount} 个请求，种子 ${String(p.seed)}；记下第 ${warmup + 1} 个决定以后的前 ${decisions} 个探索决定。利用、再平衡和搭配的决定不是在全部 GPU 里取最小，不记。`,
-      "“汇总”每种读法一行；“每块候选 GPU”每个探索决定 × 每块 GPU 一行：L = 窗口负载，M = 淘汰代价，P = 这个请求在这块 GPU 上的 prefill（单位都是秒），“选中”= argmin 选的那块。差距 = 同一个决定里各 GPU 的最大值 − 最小值；“P 可能翻转” = P 的差距不小于 L 最低和次低两块之差的决定。",
+      "“汇总”每种读法一行；“每块候选 GPU”每个探索决定 × 每块 GPU 一行：L = 窗口负载，M = 淘汰代价，P = 这个请求在这块 GPU 上的 prefill（单位都是秒），“选中”= argmin 选的那块。差距 = 同一个决定里各 GPU 的最大值 − 最小值；“比最低的多” = 这块 GPU 的值 − 同一个决定里各 GPU 的最小值；“P 可能翻转” = P 的差距不小于 L 最低和次低两块之差的决定。",
       WARMUP_NOTE,
     ];
     return {
@@ -212,6 +216,8 @@ export const argminDemo = defineDemo<ArgminParams>({
         { key: "P", label: "P（本请求的 prefill）", unit: "秒", format: "sig3" },
         { key: "MP", label: "M + P", unit: "秒", format: "sig3" },
         { key: "total", label: "L + M + P", unit: "秒", format: "sig3" },
+        { key: "Lgap", label: "L 比最低的多", unit: "秒", format: "sig3" },
+        { key: "MPgap", label: "M + P 比最低的多", unit: "秒", format: "sig3" },
         { key: "chosen", label: "选中" },
       ],
       rows,
