@@ -59,7 +59,13 @@ const margin = (xs: readonly number[]): number => {
 
 /** The recorded decisions of one reading, rebuilt from the table's candidate rows. */
 function decisionsOf(t: Table, reading: Reading): Seen[] {
-  const rows = needRows(t, { part: "argminCandidates", reading: READINGS[reading].row });
+  const rows = t.rows.filter((r) => r.part === "argminCandidates" && r.reading === READINGS[reading].row);
+  if (rows.length === 0 && t.rows.some((r) => r.part === "argminSummary" && r.reading === READINGS[reading].row))
+    cannotJudge(`${READINGS[reading].label}下热身之后没有记下探索决定（这个负载的请求几乎都是利用；换一个负载或调大 requestCount）`);
+  return seenOf(needRows(t, { part: "argminCandidates", reading: READINGS[reading].row }));
+}
+
+function seenOf(rows: readonly Row[]): Seen[] {
   const byDecision = new Map<number, Seen>();
   for (const r of rows) {
     const k = num(r.explore);
@@ -103,7 +109,6 @@ function perReading<T>(p: ArgminParams, t: Table, judge: (m: ReturnType<typeof m
   if (list.length === 0) cannotJudge("参数 readings 里没有可判断的读法");
   return list.map((r) => {
     const m = measures(decisionsOf(t, r));
-    if (m.explores === 0) cannotJudge(`${READINGS[r].label}下热身之后没有探索决定（把 requestCount 调大）`);
     return { reading: READINGS[r].label, ...judge(m, r) };
   });
 }
@@ -185,7 +190,7 @@ export const argminDemo = defineDemo<ArgminParams>({
         k++;
       }
       rows.push(...mine);
-      const m = measures(decisionsOf({ title: "", columns: [], rows: mine }, reading));
+      const m = measures(seenOf(mine));
       summaries.push({ part: "argminSummary", reading: READINGS[reading].row, allExplores: c.explores, ...m });
     });
     rows.unshift(...summaries);
