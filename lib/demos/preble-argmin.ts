@@ -152,7 +152,7 @@ export const argminDemo = defineDemo<ArgminParams>({
     workload: { meaning: "负载", range: `${WORKLOAD_NAMES.join("、")} 之一` },
     rate: { meaning: "请求率（请求/秒）", range: "> 0 的数" },
     readings: { meaning: "按哪几种读法算代价：lecture（讲义：窗口请求 × 平均输出 × 单请求 TPOT、放不下才淘汰）、released（开源代码：在途请求 × 实测 TPOT、显存总是满的 M）", range: "非空数组，每项为 lecture、released 之一" },
-    configuration: { meaning: "记录哪个配置的决定（两者的探索相同；e2+rebalance 还会改派利用请求）", range: "e2、e2+rebalance 之一" },
+    configuration: { meaning: "记录哪个配置的决定（两者探索的规则相同；e2+rebalance 还会把利用请求改派给最轻的 GPU）", range: "e2、e2+rebalance 之一" },
     replicas: REPLICAS_DOC,
     requestCount: { meaning: "每次模拟的请求数（前 20% 只预热，其间的决定不记）", range: "≥ 50 的整数" },
     decisions: { meaning: "每种读法记下热身之后的前多少个探索决定（表里每个决定 × 每块 GPU 一行）", range: "1–2,000 的整数" },
