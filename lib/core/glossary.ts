@@ -84,6 +84,10 @@ const NAMES: Record<string, string> = {
   rebalance: "再平衡改派",
   cachedAbove: "cached > missed",
   cachedNotAbove: "cached ≤ missed",
+  argminSummary: "汇总",
+  argminCandidates: "每块候选 GPU",
+  argminLecture: "讲义的读法",
+  argminReleased: "开源代码的读法",
 
   // §4–§5 compound systems, optimizers, model routing
   locateSolve: "定位-求解",

@@ -304,8 +304,10 @@ const PALETTE = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b
 /** Lines with markers in a grid of small charts, one per value of `facet` (e.g. one per workload): the same group
  * has the same colour in every panel and one legend entry; each panel has its own y range. `markWhen` names a boolean
  * column whose true rows are drawn with a cross (e.g. overloaded cells); errorLow / errorHigh (or error) draw error
- * bars as in the other charts. */
-export function facetLines(table: Table, o: ChartOptions & { facet: string; columns?: number; markWhen?: string }): Figure {
+ * bars as in the other charts; `dashed`, a second column drawn dotted in each group's colour (as in lines(); its
+ * legend entries say `dashedName`, default the column's header). `height` and `legendTitle` override the grid's
+ * height (px) and the group column's header as the legend's title. */
+export function facetLines(table: Table, o: ChartOptions & { facet: string; columns?: number; markWhen?: string; height?: number; legendTitle?: string; dashedName?: string }): Figure {
   const facetValues = [...new Set(table.rows.map((r) => r[o.facet]))];
   const cols = Math.min(o.columns ?? 3, facetValues.length);
   const rowsCount = Math.ceil(facetValues.length / cols);
@@ -314,8 +316,8 @@ export function facetLines(table: Table, o: ChartOptions & { facet: string; colu
   const layout: Record<string, unknown> = {
     title: o.title ?? table.title,
     grid: { rows: rowsCount, columns: cols, pattern: "independent", ygap: 0.35, xgap: 0.12 },
-    legend: o.group ? { title: { text: headerText(column(table, o.group)) } } : undefined,
-    height: 300 * rowsCount + 100,
+    legend: o.group ? { title: { text: o.legendTitle ?? headerText(column(table, o.group)) } } : undefined,
+    height: o.height ?? 300 * rowsCount + 100,
     margin: { t: 100 },
     annotations: [] as unknown[],
   };
@@ -337,6 +339,10 @@ export function facetLines(table: Table, o: ChartOptions & { facet: string; colu
         xaxis: `x${axis}`,
         yaxis: `y${axis}`,
       });
+      if (o.dashed) {
+        const name = `${g.name ? `${g.name} · ` : ""}${o.dashedName ?? headerText(column(table, o.dashed))}`;
+        data.push({ type: "scatter", mode: "lines", name, legendgroup: name, showlegend: i === 0, line: { color: PALETTE[groupNames.indexOf(g.name) % PALETTE.length], dash: "dot" }, x: g.rows.map((r) => r[o.x]), y: g.rows.map((r) => r[o.dashed as string]), xaxis: `x${axis}`, yaxis: `y${axis}` });
+      }
     }
     layout[`xaxis${axis}`] = { title: i === 0 || i >= facetValues.length - cols ? o.xTitle ?? headerText(column(table, o.x)) : "", ...(o.logX ? logAxis() : {}) };
     layout[`yaxis${axis}`] = { title: i % cols === 0 ? o.yTitle ?? headerText(column(table, o.y)) : "", ...(o.logY ? logAxis() : {}) };

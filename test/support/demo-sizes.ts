@@ -35,6 +35,7 @@ export const SMALL: Record<string, Record<string, unknown>> = {
   "03.9": { requests: 2000, repeats: 1 },
   "03.10": { rates: { videoQA: 8 }, minRequests: 200, minSeconds: 0 },
   "03.11": { rate: 32, minRequests: 300, minSeconds: 0 },
+  "03.12": { requestCount: 200, decisions: 10 },
 
   // §4–§5
   "04.1": { sweepSeeds: 2 },

@@ -58,6 +58,9 @@ export interface PrebleOptions {
   defaultOutputTokens: number;
   /** keep L, M, P and the kind of every decision in stats() (for the notebook's breakdown) */
   recordDecisions: boolean;
+  /** keep every GPU's L, M, P at the first this many explore decisions (argmin over all GPUs) in stats().candidates;
+   * 0 = off (exploit, rebalance and pairing decisions have no argmin over every GPU: not recorded) */
+  recordCandidates: number;
   /** KV tokens per GPU the scheduler budgets with (default: the replica's capacity) */
   capacityTokens: number;
 }
@@ -83,6 +86,7 @@ export const PREBLE_DEFAULTS: Readonly<Omit<PrebleOptions, "rebalanceAfter" | "a
   evictionEstimate: "freeSpace",
   defaultOutputTokens: 45,
   recordDecisions: false,
+  recordCandidates: 0,
 };
 
 /** The two readings of each option that differs between the lecture and the released code: the values, and where
@@ -141,6 +145,7 @@ export function prebleOptions(replicas: number, kvCapacity: number, o: Record<st
     evictionEstimate: checkOneOf("evictionEstimate", o.evictionEstimate ?? d.evictionEstimate, ["freeSpace", "memoryFull"]),
     defaultOutputTokens: checkNumber("defaultOutputTokens", o.defaultOutputTokens ?? d.defaultOutputTokens, { above: 0 }),
     recordDecisions: bool("recordDecisions", d.recordDecisions),
+    recordCandidates: checkInteger("recordCandidates", o.recordCandidates ?? d.recordCandidates, { min: 0, max: 100_000 }),
     capacityTokens: checkInteger("capacityTokens", o.capacityTokens ?? kvCapacity, { min: 1 }),
   };
 }

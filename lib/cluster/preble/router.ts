@@ -6,6 +6,7 @@ import type { StepModel } from "../../hardware/step-model";
 import type { RequestRecord } from "../record";
 import { ClusterView, EvictionNotice, registerRouter, Router, RouterContext } from "../routers";
 import type { ClusterRequest } from "../workloads";
+import { CandidateRecorder } from "./candidates";
 import { Decision, DECISION_KINDS, E2, EXPLORE } from "./e2";
 import { GlobalNodeInfo, GlobalTree } from "./global-tree";
 import { LoadCost, LoadCostModel } from "./load-cost";
@@ -47,6 +48,7 @@ export class PrebleRouter implements Router {
   private logM: number[] = [];
   private logP: number[] = [];
   private logGpu: number[] = [];
+  private readonly candidates: CandidateRecorder | null;
 
   constructor(context: Pick<RouterContext, "replicas" | "step" | "kvCapacity">, options: Record<string, unknown> = {}, name = "preble") {
     const R = checkInteger("replicas", context.replicas, { min: 1, max: 30 });
@@ -63,6 +65,7 @@ export class PrebleRouter implements Router {
     this.hits = o.pairing && o.pairingRule === "released" ? new AdmissionHitWindow(R, o.pairingHitWindow) : null;
     this.e2 = new E2(o, this.global, this.costs, this.window.requestsPerGpu, this.hits, new Redirect(o, this.costs));
     this.migrates = o.rebalance && o.rebalanceAction === "migrate";
+    this.candidates = o.recordCandidates > 0 ? new CandidateRecorder(R, o.recordCandidates) : null;
   }
 
   /** The global radix tree (payload: GlobalNodeInfo). */
@@ -145,6 +148,7 @@ export class PrebleRouter implements Router {
     const L = this.costs.L[chosen];
     const M = this.costs.M[chosen];
     const P = this.costs.P[chosen];
+    if (this.candidates !== null && d.kind === EXPLORE) this.candidates.add(this.costDecisions, view.now, chosen, this.costs.L, this.costs.M, this.costs.P);
     this.sumL += L;
     this.sumM += M;
     this.sumP += P;
@@ -223,6 +227,7 @@ export class PrebleRouter implements Router {
       globalTreeNodes: this.global.tree.nodeCount,
       autoscaleEvents: this.autoscaleEvents.slice(),
     };
+    if (this.candidates !== null) out.candidates = this.candidates.record();
     if (this.options.recordDecisions) out.decisions = { kind: this.logKind.slice(), time: this.logTime.slice(), gpu: this.logGpu.slice(), L: this.logL.slice(), M: this.logM.slice(), P: this.logP.slice() };
     return out;
   }
