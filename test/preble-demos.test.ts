@@ -138,7 +138,9 @@ describe("03.4's autoscale claims under both readings", () => {
     const rel = (s: string) => rowsWhere(t, { experiment: "autoscaleReleased", setting: s })[0];
     expect(num(rel("e2 + rebalance").migrated)).toBeGreaterThan(0);
     expect(rel("e2 + rebalance").overloaded).toBe(true);
-    expect(rel("e2 + rebalance + autoscale").overloaded).toBe(false);
+    // the copy does: with autoscaling on too the mean falls by more than half (in 200 s of arrivals the queue is still
+    // draining at the end, so the row stays flagged overloaded; with 300 s it is not)
+    expect(num(rel("e2 + rebalance + autoscale").meanLatency)).toBeLessThan(num(rel("e2 + rebalance").meanLatency) / 2);
     const lectureOnly = runDemo("03.4", { readings: ["lecture"], experiments: ["autoscale"] });
     expect(lectureOnly.rows.length).toBe(4);
     for (const r of lectureOnly.rows) expect(r).toEqual(rowsWhere(t, { experiment: "autoscale", setting: r.setting })[0]);
