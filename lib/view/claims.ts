@@ -27,11 +27,13 @@ export function claimMarkdown(c: ClaimResult): string {
   return [head, ...sub].join("\n");
 }
 
-/** The claims of a table as markdown (empty when it has none). */
-export function claimsMarkdown(table: Table): string {
+/** The claims of a table as markdown (empty when it has none); `besideTable`: the table is printed just above
+ * (report()), so the heading points at it; alone (claims()), it names the run instead. */
+export function claimsMarkdown(table: Table, o: { besideTable?: boolean } = {}): string {
   const list = table.claims ?? [];
   if (list.length === 0) return "";
-  return [`**结论核对**（${table.id ? `演示 ${table.id}，` : ""}由上表的数字判断）`, "", ...list.map(claimMarkdown)].join("\n");
+  const source = o.besideTable ? `${table.id ? `演示 ${table.id}，` : ""}由上表的数字判断` : `按${table.id ? `演示 ${table.id} ` : ""}这次运行的数字判断，表格没有显示`;
+  return [`**结论核对**（${source}）`, "", ...list.map(claimMarkdown)].join("\n");
 }
 
 /** Plain text for terminals (the CLI). */

@@ -22,7 +22,7 @@ export function table(t: Table): void {
 /** A demo's table followed by its judged claims: the usual demo cell ends with report(t). */
 export function report(t: Table): void {
   table(t);
-  const c = claimsMarkdown(t);
+  const c = claimsMarkdown(t, { besideTable: true });
   if (c) displayMarkdown(c);
 }
 
