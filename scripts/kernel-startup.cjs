@@ -11,7 +11,12 @@
 //    runDemo reads a result this code computed with the same parameters back from disk (lib/demos/result-cache.ts:
 //    keyed by the code, the data and the parameters). The kernel uses .cache/results unless the variable is set
 //    (a folder, or "off": grading and the benches set it).
-// 3. A kernel whose parent is gone. Jupyter starts kernels in a session of their own, so a Ctrl-C in the terminal
+// 3. A warm start. tslab builds its TypeScript program when the first cell runs, and the import cell then reads every
+//    declaration of lib/ and loads the library: 0.4–0.6 s per notebook. Right after start-up the kernel does that
+//    work itself — it makes tslab's converter, compiles `import * as … from "./lib/index"` once and loads the
+//    library — and hands that converter to tslab when tslab asks for its first. The runner starts each notebook's
+//    kernel while the previous notebook runs, so the work hides there. L11_WARM_START=off turns it off.
+// 4. A kernel whose parent is gone. Jupyter starts kernels in a session of their own, so a Ctrl-C in the terminal
 //    does not reach them, and a runner that is killed outright cannot shut them down; a kernel left running keeps the
 //    caller's output pipe open (`npm run handouts | tail` would hang). The launcher passes its pid as
 //    JPY_PARENT_PID; when the kernel's parent is no longer that process, the kernel exits.
@@ -57,6 +62,39 @@ for (const name of names) {
 if (process.env.LECTURE_RESULT_CACHE === undefined) {
   process.env.LECTURE_RESULT_CACHE = path.join(__dirname, "..", ".cache", "results");
 }
+
+function warmStart() {
+  let converterModule;
+  try {
+    converterModule = require(require.resolve("tslab/dist/converter", { paths: [process.cwd(), __dirname] }));
+  } catch {
+    return; // not tslab's layout: nothing to warm
+  }
+  const original = converterModule.createConverter;
+  converterModule.createConverter = function (options) {
+    const c = original.apply(this, arguments);
+    if (options && (options.isJS || options.isBrowser)) return c;
+    // tslab makes its converter at start-up; warm it once the start-up is done, unless a cell gets there first
+    let cellsSeen = false;
+    const convert = c.convert;
+    c.convert = function () {
+      cellsSeen = true;
+      return convert.apply(this, arguments);
+    };
+    setTimeout(() => {
+      if (cellsSeen || !fs.existsSync(path.join(process.cwd(), "lib", "index.js"))) return;
+      try {
+        convert.call(c, "", 'import * as l11WarmStart from "./lib/index";\nvoid l11WarmStart;\n');
+        require(path.join(process.cwd(), "lib", "index.js"));
+      } catch {
+        // a failed warm-up leaves the first cell to do the work, as without it
+      }
+    }, 0);
+    converterModule.createConverter = original;
+    return c;
+  };
+}
+if (process.env.L11_WARM_START !== "off") warmStart();
 
 const parent = Number(process.env.JPY_PARENT_PID);
 if (parent > 0 && process.ppid === parent) {
