@@ -101,7 +101,7 @@ describe("rows other notebooks read", () => {
   it("03.1: one row per workload × rate × configuration, the policy identifiers kept", () => {
     const t = atDefaults("03.1");
     // + the five released cells the released verdicts of four claims read
-    expect(t.rows.length).toBe((4 + 4 + 4 + 4 + 3) * 5 + 5);
+    expect(t.rows.length).toBe((4 + 4 + 4 + 4 + 2) * 5 + 5);
     expect(rowsWhere(t, { policy: "prebleReleased" }).length).toBe(3);
     expect(rowsWhere(t, { policy: "e2+migrateReleased" }).length).toBe(2);
     expect(rowsWhere(t, { workload: "longDocQA", rate: 1, policy: "cacheAwareGuarded" }).length).toBe(1);

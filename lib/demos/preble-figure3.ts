@@ -15,7 +15,7 @@ export const FIG3_RATES: Readonly<Record<string, readonly number[]>> = {
   videoQA: [2, 4, 6, 8],
   toolCalling: [16, 32, 48, 64],
   programming: [4, 8, 12, 16],
-  agent: [20, 40, 60],
+  agent: [20, 60],
 };
 
 const avg = (xs: readonly number[]): number => xs.reduce((a, x) => a + x, 0) / xs.length;
