@@ -35,6 +35,8 @@ describe("chart helpers", () => {
     checkFigure(f);
     // replica 1: roundRobin; replica 0: roundRobin and thresholdAffinity
     expect(f.data.map((d) => [d.name, d.xaxis])).toEqual([["轮转", "x"], ["轮转", "x2"], ["阈值亲和", "x2"]]);
+    // one legend entry per group, with the first panel the group appears in (阈值亲和 is not in the first)
+    expect(f.data.map((d) => d.showlegend)).toEqual([true, false, true]);
     const e = f.data[2].error_y as { array: number[]; arrayminus: number[] };
     expect(e.array[0]).toBeCloseTo(0.05);
     expect(e.arrayminus[0]).toBeCloseTo(0.05);

@@ -321,6 +321,13 @@ export function facetLines(table: Table, o: ChartOptions & { facet: string; colu
     margin: { t: 100 },
     annotations: [] as unknown[],
   };
+  // a group's legend entry comes with the first panel it appears in (not every group is in the first panel)
+  const inLegend = new Set<string>();
+  const firstTime = (name: string): boolean => {
+    if (inLegend.has(name)) return false;
+    inLegend.add(name);
+    return true;
+  };
   facetValues.forEach((fv, i) => {
     const sub = { ...table, rows: table.rows.filter((r) => r[o.facet] === fv) };
     const axis = i === 0 ? "" : String(i + 1);
@@ -330,7 +337,7 @@ export function facetLines(table: Table, o: ChartOptions & { facet: string; colu
         mode: "lines+markers",
         name: g.name,
         legendgroup: g.name,
-        showlegend: i === 0,
+        showlegend: firstTime(g.name),
         line: { color: PALETTE[groupNames.indexOf(g.name) % PALETTE.length] },
         marker: o.markWhen ? { symbol: g.rows.map((r) => (r[o.markWhen as string] === true ? "x" : "circle")), size: g.rows.map((r) => (r[o.markWhen as string] === true ? 10 : 6)) } : undefined,
         x: g.rows.map((r) => r[o.x]),
@@ -341,7 +348,7 @@ export function facetLines(table: Table, o: ChartOptions & { facet: string; colu
       });
       if (o.dashed) {
         const name = `${g.name ? `${g.name} · ` : ""}${o.dashedName ?? headerText(column(table, o.dashed))}`;
-        data.push({ type: "scatter", mode: "lines", name, legendgroup: name, showlegend: i === 0, line: { color: PALETTE[groupNames.indexOf(g.name) % PALETTE.length], dash: "dot" }, x: g.rows.map((r) => r[o.x]), y: g.rows.map((r) => r[o.dashed as string]), xaxis: `x${axis}`, yaxis: `y${axis}` });
+        data.push({ type: "scatter", mode: "lines", name, legendgroup: name, showlegend: firstTime(name), line: { color: PALETTE[groupNames.indexOf(g.name) % PALETTE.length], dash: "dot" }, x: g.rows.map((r) => r[o.x]), y: g.rows.map((r) => r[o.dashed as string]), xaxis: `x${axis}`, yaxis: `y${axis}` });
       }
     }
     layout[`xaxis${axis}`] = { title: i === 0 || i >= facetValues.length - cols ? o.xTitle ?? headerText(column(table, o.x)) : "", ...(o.logX ? logAxis() : {}) };
