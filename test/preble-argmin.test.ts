@@ -3,22 +3,11 @@
 // both readings), and recording changes nothing in the run.
 import { describe, expect, it } from "vitest";
 import { ParameterError } from "../lib/core/errors";
-import { kvCapacityTokens, StepModel } from "../lib/hardware/step-model";
-import { ClusterRequest, ClusterView, configurationOptions, generateWorkload, PrebleRouter, RequestRecord, Segment, simulateCluster } from "../lib/cluster/index";
+import { ClusterRequest, ClusterView, configurationOptions, generateWorkload, PrebleRouter, RequestRecord, simulateCluster } from "../lib/cluster/index";
 import type { CandidateRecord } from "../lib/cluster/preble/candidates";
 import { runDemo } from "../lib/demos/index";
 
-const step = new StepModel("MISTRAL_7B", "A6000");
-const capacity = kvCapacityTokens("MISTRAL_7B", "A6000");
-const NS = 1e9;
-const prefill = (tokens: number, cached: number) => (tokens <= 0 ? 0 : Math.round(step.mixed(tokens, tokens * cached + (tokens * (tokens + 1)) / 2, cached, 0, 0, 1).seconds * NS) / NS);
-const tpot = (context: number) => Math.round(step.mixed(0, 0, 0, 1, context, 0).seconds * NS) / NS;
-
-let nextId = 0;
-function request(segments: Segment[], outputTokens = 10, arrival = 0): ClusterRequest {
-  const id = nextId++;
-  return { id, arrival, segments, promptTokens: segments.reduce((s, x) => s + x.tokens, 0), outputTokens, outputSegment: { id: 1_000_000 + id, tokens: outputTokens }, key: 0, keySegment: segments[0].id };
-}
+import { capacity, prefill, request, step, tpot } from "./support/preble-hand";
 
 function view(replicas: number, now = 0): ClusterView & { now: number } {
   return { replicaCount: replicas, now, kvCapacity: capacity, step, outstandingRequests: () => 0, queueLength: () => 0, pendingPrefillTokens: () => 0 } as unknown as ClusterView & { now: number };

@@ -4,7 +4,6 @@
 // and conservation / KV capacity under every named configuration.
 import { describe, expect, it } from "vitest";
 import { ParameterError } from "../lib/core/errors";
-import { kvCapacityTokens, StepModel } from "../lib/hardware/step-model";
 import {
   ClusterRequest,
   ClusterView,
@@ -28,18 +27,8 @@ import {
   resolveLocalPolicy,
 } from "../lib/cluster/index";
 
-const step = new StepModel("MISTRAL_7B", "A6000");
-const capacity = kvCapacityTokens("MISTRAL_7B", "A6000");
-const NS = 1e9;
-/** What the router prices: integer nanoseconds, as it stores them. */
-const prefill = (tokens: number, cached: number) => (tokens <= 0 ? 0 : Math.round(step.mixed(tokens, tokens * cached + (tokens * (tokens + 1)) / 2, cached, 0, 0, 1).seconds * NS) / NS);
-const tpot = (context: number) => Math.round(step.mixed(0, 0, 0, 1, context, 0).seconds * NS) / NS;
-
-let nextId = 0;
-function request(segments: Segment[], outputTokens = 10, arrival = 0): ClusterRequest {
-  const id = nextId++;
-  return { id, arrival, segments, promptTokens: segments.reduce((s, x) => s + x.tokens, 0), outputTokens, outputSegment: { id: 1_000_000 + id, tokens: outputTokens }, key: 0, keySegment: segments[0].id };
-}
+import { kvCapacityTokens } from "../lib/hardware/step-model";
+import { capacity, prefill, request, step, tpot } from "./support/preble-hand";
 
 /** A view with given per-replica queue state (nothing else is used by Preble). */
 function stubView(replicas: number, state: { now?: number; outstanding?: number[]; queued?: number[]; pendingPrefill?: number[] } = {}): ClusterView & { now: number } {
@@ -370,7 +359,8 @@ describe("autoscaling, pairing, eviction notices", () => {
 
 describe("local policies", () => {
   const ctx = (cached: Map<RequestRecord, number>): LocalPolicyContext => ({ now: 0, replica: 0, cachedTokens: (r) => cached.get(r) ?? 0 });
-  const record = (prompt: number) => new RequestRecord(request([{ id: nextId + 1_000_000, tokens: prompt }]), 0);
+  let segmentId = 5_000_000;
+  const record = (prompt: number) => new RequestRecord(request([{ id: segmentId++, tokens: prompt }]), 0);
 
   it("priority group = 0 if nothing cached, else ⌈P·ratio⌉ − 1 clipped (the released code's formula)", () => {
     expect(priorityGroup(63, 100, 10)).toBe(6); // the lecture's example
