@@ -60,6 +60,13 @@ describe("demo 03.6: Azure arrivals vs Poisson at the same realised rate", () =>
     expect(cell(t, { arrivals: "azureCodeArrivals", policy: "baseline" }, "meanLatency")).toBeGreaterThan(1.5 * cell(t, { arrivals: "azureCodeArrivals", policy: "preble" }, "meanLatency"));
     const same = t.claims?.find((c) => c.id === "same-realised-rate");
     expect(same?.verdict).toBe("holds");
+    // with prebleReleased in the table the two Preble claims carry a verdict per reading, the lecture's first
+    for (const id of ["preble-several-fold", "guard-behind-preble"]) {
+      const c = t.claims?.find((x) => x.id === id);
+      expect(c?.readings?.map((r) => r.reading)).toEqual(["讲义的读法", "开源代码的读法"]);
+    }
+    const lectureOnly = runDemo("03.6", { ...small, configurations: ["baseline", "cacheAwareGuarded", "preble"] });
+    expect(lectureOnly.claims?.find((x) => x.id === "preble-several-fold")?.readings).toBeUndefined();
     expect(t.title).toMatch(/实现请求率 6 请求\/秒/);
     expect(t.title).toMatch(/4 个副本，2000 个请求，种子 1/);
   });

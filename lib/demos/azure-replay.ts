@@ -63,7 +63,7 @@ const DEFAULTS = {
   rate: 6,
   requestCount: 3000,
   toolShare: 0.5,
-  configurations: ["baseline", "cacheAwareGuarded", "preble"],
+  configurations: ["baseline", "cacheAwareGuarded", "preble", "prebleReleased"],
   replicas: 4,
   seeds: 3,
   seed: 1,
