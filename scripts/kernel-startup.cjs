@@ -13,8 +13,8 @@
 //    (a folder, or "off": grading and the benches set it).
 // 3. A warm start. tslab builds its TypeScript program when the first cell runs, and the import cell then reads every
 //    declaration of lib/ and loads the library: 0.4–0.6 s per notebook. Right after start-up the kernel does that
-//    work itself — it makes tslab's converter, compiles `import * as … from "./lib/index"` once and loads the
-//    library — and hands that converter to tslab when tslab asks for its first. The runner starts each notebook's
+//    work itself — tslab's converter compiles `import * as … from "./lib/index"` once (the library is not loaded:
+//    the import cell does that, and shows lib/index's warning about a stale build). The runner starts each notebook's
 //    kernel while the previous notebook runs, so the work hides there. L11_WARM_START=off turns it off.
 // 4. A kernel whose parent is gone. Jupyter starts kernels in a session of their own, so a Ctrl-C in the terminal
 //    does not reach them, and a runner that is killed outright cannot shut them down; a kernel left running keeps the
@@ -85,7 +85,8 @@ function warmStart() {
       if (cellsSeen || !fs.existsSync(path.join(process.cwd(), "lib", "index.js"))) return;
       try {
         convert.call(c, "", 'import * as l11WarmStart from "./lib/index";\nvoid l11WarmStart;\n');
-        require(path.join(process.cwd(), "lib", "index.js"));
+        // only compiled, not loaded: loading is the import cell's, which prints lib/index's warning about a stale
+        // build where the reader sees it
       } catch {
         // a failed warm-up leaves the first cell to do the work, as without it
       }
