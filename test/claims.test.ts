@@ -1,31 +1,19 @@
 // Claims: every demo owns its conclusions. At default parameters each claim is judged (none "unjudged"); under
 // perturbed parameters (a subset of a list, another seed, smaller runs) every demo still runs and every claim
 // renders without an exception — a reader's changed parameter never breaks a cell.
-import * as fs from "fs";
-import * as os from "os";
-import * as path from "path";
 import * as v8 from "v8";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { ParameterError } from "../lib/core/errors";
 import { listDemos, runDemo, getDemo, paramDoc } from "../lib/demos/index";
 import { claimsMarkdown, claimsText } from "../lib/view/claims";
 import { tableHtml, tableText } from "../lib/view/table";
 import { evaluateClaim, need, needRow } from "../lib/demos/claims";
 import type { Table } from "../lib/core/table";
+import { resultCacheForThisFile } from "./support/result-cache-folder";
 import { ALLOWED_ERRORS, SMALL } from "./support/demo-sizes";
 
-// The result cache (lib/demos/result-cache.ts) in a folder of this file's own: 05.x read their sub-demos at those
-// demos' defaults, which the tests before them computed already. Between tests, one macrotask turn keeps vitest's
-// worker answering its RPC while the runs are long and synchronous.
-const cacheDir = fs.mkdtempSync(path.join(os.tmpdir(), "l11-claims-cache-"));
-beforeAll(() => {
-  process.env.LECTURE_RESULT_CACHE = cacheDir;
-});
-afterAll(() => {
-  delete process.env.LECTURE_RESULT_CACHE;
-  fs.rmSync(cacheDir, { recursive: true, force: true });
-});
-afterEach(() => new Promise<void>((resolve) => setImmediate(resolve)));
+// A result cache of this file's own: 05.x read their sub-demos at those demos' defaults, which the tests before them computed already.
+resultCacheForThisFile();
 
 const CJK = /[\u4e00-\u9fff]/;
 

@@ -1,23 +1,12 @@
 // §5's shared lessons as demos: each collects several demos' numbers (at those demos' defaults) and judges the lesson.
-import * as fs from "fs";
-import * as os from "os";
-import * as path from "path";
-import { afterAll, afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { rowsWhere } from "../lib/core";
 import { runDemo } from "../lib/demos";
 import type { Table } from "../lib/core/table";
+import { resultCacheForThisFile } from "./support/result-cache-folder";
 
-// The result cache (lib/demos/result-cache.ts) in a folder of this file's own: 05.x read their sub-demos at those
-// demos' defaults, and the three share some (02.1, 05.2). Between tests, one macrotask turn keeps vitest's
-// worker answering its RPC while the runs are long and synchronous.
-const cacheDir = fs.mkdtempSync(path.join(os.tmpdir(), "l11-claims-cache-"));
-// set now, not in beforeAll: the describe blocks below run their demos while the file is collected
-process.env.LECTURE_RESULT_CACHE = cacheDir;
-afterAll(() => {
-  delete process.env.LECTURE_RESULT_CACHE;
-  fs.rmSync(cacheDir, { recursive: true, force: true });
-});
-afterEach(() => new Promise<void>((resolve) => setImmediate(resolve)));
+// A result cache of this file's own: 05.x read their sub-demos at those demos' defaults, and the three share some (02.1, 05.2).
+resultCacheForThisFile();
 
 const verdicts = (t: Table) => Object.fromEntries((t.claims ?? []).map((c) => [c.id, c.verdict]));
 

@@ -3,6 +3,7 @@
 // over seeds; each row also carries its per-seed values under perSeedKey(metric, k).
 import { displayName } from "../core/glossary";
 import type { Row, Table } from "../core/table";
+import { READING_LABEL } from "./preble-common";
 import { Claim, cannotJudge, f, Judgement, needParam, needRow, ReadingJudgement, seedsAgreeing, times } from "./claims";
 
 export const perSeedKey = (metric: string, k: number): string => `${metric}@${k}`;
@@ -37,8 +38,8 @@ const value = (r: Row, key: string): number => {
 function bothReadings(t: Table, judge: (prebleId: string) => Judgement): Judgement | ReadingJudgement[] {
   if (!t.rows.some((r) => r.policy === "prebleReleased")) return judge("preble");
   return [
-    { reading: "讲义的读法", ...judge("preble") },
-    { reading: "开源代码的读法", ...judge("prebleReleased") },
+    { reading: READING_LABEL.lecture, ...judge("preble") },
+    { reading: READING_LABEL.released, ...judge("prebleReleased") },
   ];
 }
 

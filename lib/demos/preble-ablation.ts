@@ -5,7 +5,7 @@ import type { Row, Table } from "../core/table";
 import { simulateConfigurations } from "../cluster/preble-memo";
 import { configurationRun } from "../cluster/preble-runs";
 import { Claim, f, needParam, needRows, pct, spread, times } from "./claims";
-import { COLUMNS, OVERLOAD_NOTE, REPLICAS_DOC, requestsFor, SEED_DOC, seedsOf, WARMUP_NOTE } from "./preble-common";
+import { COLUMNS, OVERLOAD_NOTE, READING_LABEL, REPLICAS_DOC, requestsFor, SEED_DOC, seedsOf, WARMUP_NOTE } from "./preble-common";
 import { defineDemo } from "./registry";
 
 /** The rungs: a configuration and what is switched on over the previous rung. */
@@ -29,8 +29,8 @@ const RELEASED_LADDER = [
   { rung: "e2+rebalance+pairing+priorityReleased", configuration: "e2+rebalance", routerOptions: { ...RELEASED_COST, rebalanceAction: "migrate", pairing: true, pairingRule: "released" }, localPolicy: "priorityReleased" },
 ] as const;
 const ABLATION_READINGS = [
-  { id: "lecture", label: "讲义的读法", ladder: LADDER.map((r) => r.rung) as string[] },
-  { id: "released", label: "开源代码的读法", ladder: RELEASED_LADDER.map((r) => r.rung) as string[] },
+  { id: "lecture", label: READING_LABEL.lecture, ladder: LADDER.map((r) => r.rung) as string[] },
+  { id: "released", label: READING_LABEL.released, ladder: RELEASED_LADDER.map((r) => r.rung) as string[] },
 ] as const;
 type AblationReading = (typeof ABLATION_READINGS)[number];
 

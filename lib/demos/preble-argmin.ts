@@ -10,7 +10,7 @@ import type { CandidateRecord } from "../cluster/preble/candidates";
 import { simulateConfigurations } from "../cluster/preble-memo";
 import { WORKLOAD_NAMES } from "../cluster/workloads";
 import { cannotJudge, Claim, f, needRows, pct } from "./claims";
-import { REPLICAS_DOC, SEED_DOC, WARMUP_NOTE } from "./preble-common";
+import { READING_LABEL, REPLICAS_DOC, SEED_DOC, WARMUP_NOTE } from "./preble-common";
 import { defineDemo } from "./registry";
 
 type ArgminParams = {
@@ -28,8 +28,8 @@ const num = (x: unknown): number => x as number;
 
 /** The two readings of the cost model: router options, the row value, the reader's label. */
 const READINGS = {
-  lecture: { row: "argminLecture", label: "讲义的读法", options: {} },
-  released: { row: "argminReleased", label: "开源代码的读法", options: { decodeEstimate: "released", evictionEstimate: "memoryFull" } },
+  lecture: { row: "argminLecture", label: READING_LABEL.lecture, options: {} },
+  released: { row: "argminReleased", label: READING_LABEL.released, options: { decodeEstimate: "released", evictionEstimate: "memoryFull" } },
 } as const;
 type Reading = keyof typeof READINGS;
 

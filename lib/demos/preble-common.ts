@@ -26,6 +26,9 @@ export const COLUMNS = {
 export const OVERLOAD_NOTE =
   "过载的判定：测量段最后四分之一到达的请求的平均延迟超过第二个四分之一的 1.3 倍、并且最后 10% 到达时在途的请求数超过 40%–50% 时的 1.5 倍再加每个副本一个；或者平均延迟超过单独运行时的 10 倍。过载的格子里延迟随模拟时长一直增长，两个过载格子之比不是加速比。";
 
+/** The names of the two readings of Preble, as each claim judged under both says them (the lecture's first). */
+export const READING_LABEL = { lecture: "讲义的读法", released: "开源代码的读法" } as const;
+
 /** The warm-up rule (every cluster run of §3). */
 export const WARMUP_NOTE = "每次模拟从空缓存开始，按到达顺序的前 20% 请求只用来预热，不计入统计；同一个种子下每个配置看到的是同一批请求。";
 

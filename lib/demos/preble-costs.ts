@@ -8,7 +8,7 @@ import { READINGS } from "../cluster/preble";
 import { simulateConfigurations } from "../cluster/preble-memo";
 import type { ClusterOptions } from "../cluster/simulate";
 import { cannotJudge, Claim, f, needParam, needRows, pct, seedsAgreeing, spread } from "./claims";
-import { checkWorkloadRates, COLUMNS, OVERLOAD_NOTE, REPLICAS_DOC, requestsFor, SEED_DOC, seedsOf, WARMUP_NOTE } from "./preble-common";
+import { checkWorkloadRates, COLUMNS, OVERLOAD_NOTE, READING_LABEL, REPLICAS_DOC, requestsFor, SEED_DOC, seedsOf, WARMUP_NOTE } from "./preble-common";
 import { presentColumns } from "./preble-common";
 import { defineDemo } from "./registry";
 
@@ -32,8 +32,8 @@ const num = (x: unknown): number => x as number;
 
 /** The two readings of the cost model and of pairing (lib/cluster/preble/options.ts READINGS). */
 const READING_PARTS = {
-  lecture: { costs: "costs", pairing: "pairing", label: "讲义的读法" },
-  released: { costs: "costsReleased", pairing: "pairingReleased", label: "开源代码的读法" },
+  lecture: { costs: "costs", pairing: "pairing", label: READING_LABEL.lecture },
+  released: { costs: "costsReleased", pairing: "pairingReleased", label: READING_LABEL.released },
 } as const;
 type Reading = keyof typeof READING_PARTS;
 

@@ -5,6 +5,7 @@
 import { displayName } from "../core/glossary";
 import type { Row, Table } from "../core/table";
 import { cannotJudge, Claim, f, Judgement, needParam, needRows, ReadingJudgement, times } from "./claims";
+import { READING_LABEL } from "./preble-common";
 
 const num = (x: unknown): number => x as number;
 
@@ -78,8 +79,8 @@ export function releasedCells(p: Fig3Params): Array<{ workload: string; rate: nu
 function lectureAndReleased(p: Fig3Params, judge: (name: (c: string) => string, released: boolean) => { holds: boolean; ours: string; remark?: string }) {
   if (!releasedJudged(p)) return judge((c) => c, false);
   return [
-    { reading: "讲义的读法", ...judge((c) => c, false) },
-    { reading: "开源代码的读法", ...judge((c) => RELEASED_OF[c]?.id ?? c, true) },
+    { reading: READING_LABEL.lecture, ...judge((c) => c, false) },
+    { reading: READING_LABEL.released, ...judge((c) => RELEASED_OF[c]?.id ?? c, true) },
   ];
 }
 

@@ -7,7 +7,7 @@ import { configurationRun } from "../cluster/preble-runs";
 import { simulateConfigurations } from "../cluster/preble-memo";
 import { addRatios, BASELINES, Fig3Params, FIGURE3_CLAIMS, RATIO_CONFIGURATIONS, RELEASED_OF, releasedCells } from "./preble-figure3-claims";
 import { f } from "./claims";
-import { COLUMNS, CONFIGURATIONS_RANGE, checkConfigurations, checkWorkloads, configurationsNote, OVERLOAD_NOTE, REPLICAS_DOC, requestsFor, SEED_DOC, seedsOf, WARMUP_NOTE, WORKLOADS_RANGE } from "./preble-common";
+import { COLUMNS, CONFIGURATIONS_RANGE, checkConfigurations, checkWorkloads, configurationsNote, OVERLOAD_NOTE, meanOf, REPLICAS_DOC, requestsFor, SEED_DOC, seedsOf, WARMUP_NOTE, WORKLOADS_RANGE } from "./preble-common";
 import { defineDemo } from "./registry";
 
 export const FIG3_RATES: Readonly<Record<string, readonly number[]>> = {
@@ -18,7 +18,6 @@ export const FIG3_RATES: Readonly<Record<string, readonly number[]>> = {
   agent: [20, 60],
 };
 
-const avg = (xs: readonly number[]): number => xs.reduce((a, x) => a + x, 0) / xs.length;
 
 export const figure3Demo = defineDemo<Fig3Params>({
   id: "03.1",
@@ -91,7 +90,7 @@ export const figure3Demo = defineDemo<Fig3Params>({
     /** Seed means, the latency range and each seed's values (read by the claims' seed views). */
     const seedFields = (ms: ReturnType<typeof metricsOf>): Row => {
       const means = ms.map((m) => m.meanLatency);
-      const row: Row = { seeds: ms.length, meanLatency: avg(means), meanMin: Math.min(...means), meanMax: Math.max(...means), meanRange: ms.length > 1 ? `${f(Math.min(...means))}–${f(Math.max(...means))}` : null, p99Latency: avg(ms.map((m) => m.p99Latency)), overloaded: ms.some((m) => m.overloaded), overloadedSeeds: ms.filter((m) => m.overloaded).length, hitRate: avg(ms.map((m) => m.hitRate)) };
+      const row: Row = { seeds: ms.length, meanLatency: meanOf(means), meanMin: Math.min(...means), meanMax: Math.max(...means), meanRange: ms.length > 1 ? `${f(Math.min(...means))}–${f(Math.max(...means))}` : null, p99Latency: meanOf(ms.map((m) => m.p99Latency)), overloaded: ms.some((m) => m.overloaded), overloadedSeeds: ms.filter((m) => m.overloaded).length, hitRate: meanOf(ms.map((m) => m.hitRate)) };
       if (ms.length > 1) ms.forEach((m, j) => Object.assign(row, { [`meanSeed${j}`]: m.meanLatency, [`p99Seed${j}`]: m.p99Latency, [`overSeed${j}`]: m.overloaded }));
       return row;
     };

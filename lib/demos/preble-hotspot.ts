@@ -7,7 +7,7 @@ import { READINGS } from "../cluster/preble";
 import { simulateConfigurations } from "../cluster/preble-memo";
 import type { ClusterOptions } from "../cluster/simulate";
 import { cannotJudge, Claim, f, needParam, needRows, pct, seedsAgreeing } from "./claims";
-import { COLUMNS, OVERLOAD_NOTE, SEED_DOC, seedsOf, WARMUP_NOTE } from "./preble-common";
+import { COLUMNS, OVERLOAD_NOTE, READING_LABEL, SEED_DOC, seedsOf, WARMUP_NOTE } from "./preble-common";
 import { defineDemo } from "./registry";
 
 const num = (x: unknown): number => x as number;
@@ -19,8 +19,8 @@ type HotSpotParams = { readings: string[]; rate: number; replicas: number; thBal
  * per Th_bal, to keep the demo fast). */
 export const RELEASED_COST = { decodeEstimate: "released", evictionEstimate: "memoryFull" };
 export const HOT_READINGS = [
-  { id: "lecture", label: "讲义的读法", e2: "e2", sweep: "e2+rebalance", moved: "rebalanced" },
-  { id: "released", label: "开源代码的读法", e2: "e2Released", sweep: "e2+migrateReleased", moved: "migrated" },
+  { id: "lecture", label: READING_LABEL.lecture, e2: "e2", sweep: "e2+rebalance", moved: "rebalanced" },
+  { id: "released", label: READING_LABEL.released, e2: "e2Released", sweep: "e2+migrateReleased", moved: "migrated" },
 ] as const;
 type HotReading = (typeof HOT_READINGS)[number];
 

@@ -7,7 +7,7 @@ import type { Row, Table } from "../core/table";
 import { simulateConfigurations } from "../cluster/preble-memo";
 import { configurationRun } from "../cluster/preble-runs";
 import { Claim, f, needParam, needRows, times } from "./claims";
-import { checkWorkloadRates, COLUMNS, OVERLOAD_NOTE, REPLICAS_DOC, requestsFor, SEED_DOC, WARMUP_NOTE } from "./preble-common";
+import { checkWorkloadRates, COLUMNS, OVERLOAD_NOTE, READING_LABEL, REPLICAS_DOC, requestsFor, SEED_DOC, WARMUP_NOTE } from "./preble-common";
 import { defineDemo } from "./registry";
 
 /** The routers compared, by the configuration that carries each (its local policy is overridden). */
@@ -19,8 +19,8 @@ const LOCAL = ["fcfs", "lpf"];
 const RELEASED_ROUTER = "e2+migrateReleased";
 const RELEASED_OPTIONS = { rebalanceAction: "migrate", decodeEstimate: "released", evictionEstimate: "memoryFull" };
 const EQUAL_READINGS = [
-  { id: "lecture", label: "讲义的读法" },
-  { id: "released", label: "开源代码的读法" },
+  { id: "lecture", label: READING_LABEL.lecture },
+  { id: "released", label: READING_LABEL.released },
 ] as const;
 type EqualReading = (typeof EQUAL_READINGS)[number];
 /** The row name of a router under a reading. */
