@@ -4,7 +4,7 @@
 // Usage: npx tsx bench/trace-replay.ts [--json] [--repeats=3] [--routers=leastLoad,e2,dynamoKvRouter] [--load=0.5]
 // Wall and CPU seconds are both reported: on a shared machine the wall time includes waiting for a CPU.
 import * as os from "os";
-import { configurationOptions } from "../lib/cluster/preble-configs";
+import { configurationOptions } from "../lib/cluster/preble/configs";
 import "../lib/cluster/routers-production/index";
 import { aloneLatency, simulateCluster } from "../lib/cluster/simulate";
 import type { ClusterRequest } from "../lib/cluster/workloads";

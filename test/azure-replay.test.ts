@@ -4,7 +4,7 @@ import { poissonProcess } from "../lib/core/arrivals";
 import { runDemo } from "../lib/demos";
 import { cell } from "../lib/core/table";
 import { rng } from "../lib/core/rng";
-import { atRealisedRate, realisedRate } from "../lib/demos/azure-replay";
+import { atRealisedRate, realisedRate } from "../lib/demos/preble/azure-replay";
 
 describe("mixed workloads", () => {
   it("interleaves the parts in the given shares, keeps their segments apart and takes the process's times", () => {

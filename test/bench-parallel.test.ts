@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { closeParallelPool, defaultThreads, mapParallel, parallelStatus, parallelTask } from "../lib/core/parallel";
 import { simulateCluster } from "../lib/cluster/simulate";
 import { simulateMany, simulateSummary } from "../lib/cluster/sweep";
-import { configurationRun } from "../lib/cluster/preble-runs";
+import { configurationRun } from "../lib/cluster/preble/runs";
 
 // eslint-disable-next-line @typescript-eslint/no-var-requires
 const fixtureFile = path.join(__dirname, "fixtures", "parallel-task.cjs");

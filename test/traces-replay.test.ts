@@ -2,13 +2,13 @@
 // per-replica counts add up, KV never above capacity), the hit rate never above the infinite-cache bound, and
 // demo 06.4's table and claims.
 import { describe, expect, it } from "vitest";
-import { configurationOptions } from "../lib/cluster/preble-configs";
+import { configurationOptions } from "../lib/cluster/preble/configs";
 import "../lib/cluster/routers-production/index";
 import { simulateCluster } from "../lib/cluster/simulate";
 import type { ClusterRequest } from "../lib/cluster/workloads";
 import { cell } from "../lib/core/table";
 import { runDemo } from "../lib/demos";
-import { replayPolicies } from "../lib/demos/trace-replay";
+import { replayPolicies } from "../lib/demos/since-then/trace-replay";
 import { blockTraceRequests, infiniteCacheHitRate, loadMooncakeConversation, traceWindow } from "../lib/traces";
 
 const trace = loadMooncakeConversation();

@@ -6,190 +6,11 @@
 //  - the simulator's "dispatched but not yet computed" index (§3.1, the router's view): counted paths.
 // Matching is O(segments of the prompt) with no allocation; eviction is O(log nodes) per evicted leaf.
 
-/** A run of prompt tokens with one content id (globally unique per distinct content within a workload). */
-export interface SegmentLike {
-  readonly id: number;
-  readonly tokens: number;
-}
+import { RadixNode, SegmentLike } from "./radix-node";
+import { LruCandidates } from "./lru-candidates";
 
-/** Children up to this many are found by a scan of the ordered list; above it a Map indexes them by segment. */
-const SCAN_CHILDREN = 8;
-
-export class RadixNode<P = unknown> {
-  /** tokens of this segment currently held (< tokens after a partial eviction of the tail) */
-  held: number;
-  /** requests using this node or a descendant (in-use KV is never evicted) */
-  refs = 0;
-  /** simulated time of the last match or insert through this node */
-  lastAccess: number;
-  /** free slot for the tree's user: Preble's per-GPU sets and window counters, the SGLang router's worker times… */
-  payload: P | undefined = undefined;
-  /** false once removed from its tree */
-  attached = true;
-  /** version for the lazy LRU heap */
-  stamp = 0;
-  /** children now (read-only outside the tree) */
-  childCount = 0;
-  // Children in insertion order: kids[0 … used). Most nodes have one or two children, so a short list scanned by
-  // segment beats a Map per node (a Map costs an allocation on every new node and on shrinking, which showed up
-  // as a quarter of the simulator's time in garbage collection). The list never shrinks (an emptied JS array
-  // would drop its storage and allocate again on the next push). Past SCAN_CHILDREN children a Map indexes the
-  // list, and a removed child leaves a hole (null) until more than half the list is holes.
-  private kids: Array<RadixNode<P> | null> | null = null;
-  private used = 0;
-  private index: Map<number, RadixNode<P>> | null = null;
-  private holes = 0;
-  /** this node's position in its parent's list while the parent is indexed */
-  private slot = -1;
-
-  constructor(
-    /** segment id; −1 for the root (fixed while the node is attached; a tree created with `recycle` reuses
-     * detached nodes) */
-    readonly segment: number,
-    /** tokens of the whole segment */
-    readonly tokens: number,
-    readonly parent: RadixNode<P> | null,
-    /** tokens of all ancestors (the node's KV starts at this position) */
-    readonly prefixTokens: number,
-    /** segments from the root (root 0) */
-    readonly depth: number,
-    time: number,
-  ) {
-    this.held = tokens;
-    this.lastAccess = time;
-  }
-
-  /** Makes a detached leaf a new node (RadixTree's `recycle` option): as if constructed, the stamp excepted (it
-   * keeps counting, so stale LRU entries never match). */
-  reuse(segment: number, tokens: number, parent: RadixNode<P>, prefixTokens: number, depth: number, time: number): void {
-    if (this.attached || this.childCount !== 0) throw new Error(`reuse: node ${this.segment} is not a detached leaf`);
-    const self = this as { -readonly [K in keyof RadixNode<P>]: RadixNode<P>[K] };
-    self.segment = segment;
-    self.tokens = tokens;
-    self.parent = parent;
-    self.prefixTokens = prefixTokens;
-    self.depth = depth;
-    this.held = tokens;
-    this.lastAccess = time;
-    this.refs = 0;
-    this.payload = undefined;
-    this.attached = true;
-    this.slot = -1;
-  }
-
-  /** The child for segment `id`, or undefined. */
-  child(id: number): RadixNode<P> | undefined {
-    if (this.index !== null) return this.index.get(id);
-    const list = this.kids;
-    for (let i = 0; i < this.used; i++) {
-      const c = (list as Array<RadixNode<P> | null>)[i] as RadixNode<P>;
-      if (c.segment === id) return c;
-    }
-    return undefined;
-  }
-
-  /** Length of the child list, holes included: with childAt, an allocation-free loop over the children. */
-  get childSlots(): number {
-    return this.used;
-  }
-
-  /** The child at position `i` of the list (0 ≤ i < childSlots), or null for a removed child's hole. */
-  childAt(i: number): RadixNode<P> | null {
-    return (this.kids as Array<RadixNode<P> | null>)[i];
-  }
-
-  /** Visits the children in insertion order. */
-  forEachChild(visit: (child: RadixNode<P>) => void): void {
-    const list = this.kids;
-    for (let i = 0; i < this.used; i++) {
-      const c = (list as Array<RadixNode<P> | null>)[i];
-      if (c !== null) visit(c);
-    }
-  }
-
-  /** The children in insertion order (a new array). */
-  childNodes(): RadixNode<P>[] {
-    const out: RadixNode<P>[] = [];
-    this.forEachChild((c) => out.push(c));
-    return out;
-  }
-
-  /** Appends a child (the tree's job: its segment must not be a child already). */
-  addChild(c: RadixNode<P>): void {
-    const list = this.kids;
-    if (list === null) {
-      // Most nodes keep a single child: a one-slot array (an empty one would grow to 17 slots on its first push).
-      this.kids = [c];
-      this.used = 1;
-      this.childCount = 1;
-      return;
-    }
-    const at = this.used++;
-    if (at < list.length) list[at] = c;
-    else list.push(c);
-    this.childCount++;
-    if (this.index !== null) {
-      c.slot = at;
-      this.index.set(c.segment, c);
-    } else if (this.used > SCAN_CHILDREN) {
-      const index = new Map<number, RadixNode<P>>();
-      for (let i = 0; i < this.used; i++) {
-        const k = list[i] as RadixNode<P>;
-        k.slot = i;
-        index.set(k.segment, k);
-      }
-      this.index = index;
-    }
-  }
-
-  /** Removes a child (the tree's job), keeping the others in insertion order. */
-  removeChild(c: RadixNode<P>): void {
-    const list = this.kids;
-    let at = -1;
-    if (list !== null) {
-      if (this.index !== null) at = c.slot;
-      else for (let i = this.used - 1; i >= 0 && at < 0; i--) if (list[i] === c) at = i;
-    }
-    if (list === null || at < 0 || at >= this.used || list[at] !== c) throw new Error(`removeChild: node ${c.segment} is not a child of ${this.segment}`);
-    this.childCount--;
-    if (this.index === null) {
-      for (let i = at + 1; i < this.used; i++) list[i - 1] = list[i];
-      list[--this.used] = null;
-      return;
-    }
-    this.index.delete(c.segment);
-    list[at] = null;
-    c.slot = -1;
-    if (++this.holes * 2 > this.used) this.compact(list);
-  }
-
-  private compact(list: Array<RadixNode<P> | null>): void {
-    let kept = 0;
-    for (let i = 0; i < this.used; i++) {
-      const k = list[i];
-      if (k === null) continue;
-      k.slot = kept;
-      list[kept++] = k;
-    }
-    for (let i = kept; i < this.used; i++) list[i] = null;
-    this.used = kept;
-    this.holes = 0;
-    if (kept <= SCAN_CHILDREN) this.index = null;
-  }
-
-  /** Tokens matched when a match ends at this node: ancestors plus what this node still holds. */
-  get matchedTokens(): number {
-    return this.prefixTokens + this.held;
-  }
-
-  get isLeaf(): boolean {
-    return this.childCount === 0;
-  }
-
-  get isRoot(): boolean {
-    return this.parent === null;
-  }
-}
+export { RadixNode } from "./radix-node";
+export type { SegmentLike } from "./radix-node";
 
 export interface RadixTreeOptions<P> {
   /** maintain the LRU heap (caches); indexes that never evict can skip it. Default true. */
@@ -223,12 +44,8 @@ export class RadixTree<P = unknown> {
   private readonly check: boolean;
   /** detached nodes waiting for reuse (recycle option) */
   private readonly spare: RadixNode<P>[] | null;
-  // Lazy min-heap of eviction candidates by (lastAccess, push order); an entry is valid while its stamp matches.
-  private heapTime: number[] = [];
-  private heapSeq: number[] = [];
-  private heapNode: RadixNode<P>[] = [];
-  private heapStamp: number[] = [];
-  private pushCounter = 0;
+  /** eviction candidates by (lastAccess, push order), lru-candidates.ts */
+  private readonly candidates = new LruCandidates<P>();
 
   constructor(options: RadixTreeOptions<P> = {}) {
     this.evictable = options.evictable ?? true;
@@ -445,94 +262,29 @@ export class RadixTree<P = unknown> {
     if (count !== this.nodeCount) throw new Error(`nodeCount ${this.nodeCount} ≠ nodes ${count}`);
   }
 
-  // ---- LRU candidates: a lazy binary heap over (lastAccess, push order) ----
+  // ---- LRU candidates (lru-candidates.ts): a new entry invalidates the node's older ones ----
 
   private pushCandidate(node: RadixNode<P>): void {
     node.stamp++;
-    if (this.heapNode.length > 64 && this.heapNode.length > 4 * this.nodeCount) this.rebuildHeap();
-    const times = this.heapTime;
-    const seqs = this.heapSeq;
-    let i = times.length;
-    times.push(node.lastAccess);
-    seqs.push(this.pushCounter++);
-    this.heapNode.push(node);
-    this.heapStamp.push(node.stamp);
-    while (i > 0) {
-      const p = (i - 1) >> 1;
-      if (times[p] < times[i] || (times[p] === times[i] && seqs[p] < seqs[i])) break;
-      this.swap(i, p);
-      i = p;
-    }
+    if (this.candidates.size > 64 && this.candidates.size > 4 * this.nodeCount) this.rebuildHeap();
+    this.candidates.push(node);
   }
 
   private popCandidate(): RadixNode<P> | null {
-    while (this.heapNode.length > 0) {
-      const node = this.heapNode[0];
-      const stamp = this.heapStamp[0];
-      this.removeTop();
-      if (stamp === node.stamp && node.attached && node.refs === 0 && node.isLeaf && node.held > 0) return node;
-    }
-    return null;
+    return this.candidates.pop();
   }
 
-  private removeTop(): void {
-    const n = this.heapNode.length;
-    const lastT = this.heapTime.pop() as number;
-    const lastS = this.heapSeq.pop() as number;
-    const lastN = this.heapNode.pop() as RadixNode<P>;
-    const lastK = this.heapStamp.pop() as number;
-    if (n === 1) return;
-    this.heapTime[0] = lastT;
-    this.heapSeq[0] = lastS;
-    this.heapNode[0] = lastN;
-    this.heapStamp[0] = lastK;
-    const times = this.heapTime;
-    const seqs = this.heapSeq;
-    const size = n - 1;
-    let i = 0;
-    for (;;) {
-      const l = 2 * i + 1;
-      const r = l + 1;
-      let m = i;
-      if (l < size && (times[l] < times[m] || (times[l] === times[m] && seqs[l] < seqs[m]))) m = l;
-      if (r < size && (times[r] < times[m] || (times[r] === times[m] && seqs[r] < seqs[m]))) m = r;
-      if (m === i) return;
-      this.swap(i, m);
-      i = m;
-    }
-  }
-
-  private swap(a: number, b: number): void {
-    const t = this.heapTime[a];
-    this.heapTime[a] = this.heapTime[b];
-    this.heapTime[b] = t;
-    const s = this.heapSeq[a];
-    this.heapSeq[a] = this.heapSeq[b];
-    this.heapSeq[b] = s;
-    const n = this.heapNode[a];
-    this.heapNode[a] = this.heapNode[b];
-    this.heapNode[b] = n;
-    const k = this.heapStamp[a];
-    this.heapStamp[a] = this.heapStamp[b];
-    this.heapStamp[b] = k;
-  }
-
+  /** Drops the stale entries: every unreferenced leaf once, oldest access first. */
   private rebuildHeap(): void {
-    this.heapTime = [];
-    this.heapSeq = [];
-    this.heapNode = [];
-    this.heapStamp = [];
-    const candidates: RadixNode<P>[] = [];
+    const leaves: RadixNode<P>[] = [];
     this.walk((n) => {
-      if (n.refs === 0 && n.isLeaf) candidates.push(n);
+      if (n.refs === 0 && n.isLeaf) leaves.push(n);
     });
-    candidates.sort((a, b) => a.lastAccess - b.lastAccess);
-    for (const n of candidates) {
+    leaves.sort((a, b) => a.lastAccess - b.lastAccess);
+    this.candidates.clear();
+    for (const n of leaves) {
       n.stamp++;
-      this.heapTime.push(n.lastAccess);
-      this.heapSeq.push(this.pushCounter++);
-      this.heapNode.push(n);
-      this.heapStamp.push(n.stamp);
+      this.candidates.push(n);
     }
   }
 }

@@ -9,7 +9,7 @@
 // freed, as in SGLang), the output when the request finishes. Reserving the output up front means no
 // preemption is ever needed (a simplification: SGLang estimates it and preempts when wrong).
 import type { StepModel } from "../hardware/step-model";
-import type { LocalPolicy, LocalPolicyContext } from "./local-policy";
+import type { LocalPolicy, LocalPolicyContext } from "./local/policy";
 import { RadixTree } from "./radix-tree";
 import type { RequestRecord } from "./record";
 

@@ -5,10 +5,10 @@
 // ClusterResult: the per-request records stay in the thread that simulated them.
 import { mapParallel, parallelTask } from "../core/parallel";
 // Every router and local policy registered (a worker loads this file first):
-import "./preble";
-import "./preble-local";
+import "./preble/index";
+import "./local/prefix-and-priority";
 import "./routers-production/index";
-import { LOW_HIT_FRACTION, lowHitP99 } from "./preble-runs";
+import { LOW_HIT_FRACTION, lowHitP99 } from "./preble/runs";
 import { ClusterMetrics, ClusterOptions, ClusterResult, simulateCluster } from "./simulate";
 
 /** What a sweep keeps of a run. */

@@ -1,6 +1,6 @@
 // Preble's global scheduler as a Router (§3.1–§3.4): the global tree updated at dispatch (global-tree.ts), the window
 // H (window.ts), the load cost L + M + P (load-cost.ts), E2 (e2.ts), rebalancing and autoscaling (rebalance.ts),
-// pairing (pairing.ts). Local scheduling (priority groups) lives in ../preble-local.ts.
+// pairing (pairing.ts). Local scheduling (priority groups) lives in ../lib/cluster/local/prefix-and-priority.ts.
 import { checkInteger } from "../../core/errors";
 import type { StepModel } from "../../hardware/step-model";
 import type { RequestRecord } from "../record";

@@ -1,0 +1,186 @@
+// One node of the segment radix tree (radix-tree.ts): a prompt segment under its parent, with the tokens it holds,
+// its reference count, its last access, and its children (a short ordered list, indexed by a Map once it grows).
+/** A run of prompt tokens with one content id (globally unique per distinct content within a workload). */
+export interface SegmentLike {
+  readonly id: number;
+  readonly tokens: number;
+}
+
+/** Children up to this many are found by a scan of the ordered list; above it a Map indexes them by segment. */
+const SCAN_CHILDREN = 8;
+
+export class RadixNode<P = unknown> {
+  /** tokens of this segment currently held (< tokens after a partial eviction of the tail) */
+  held: number;
+  /** requests using this node or a descendant (in-use KV is never evicted) */
+  refs = 0;
+  /** simulated time of the last match or insert through this node */
+  lastAccess: number;
+  /** free slot for the tree's user: Preble's per-GPU sets and window counters, the SGLang router's worker times… */
+  payload: P | undefined = undefined;
+  /** false once removed from its tree */
+  attached = true;
+  /** version for the lazy LRU heap */
+  stamp = 0;
+  /** children now (read-only outside the tree) */
+  childCount = 0;
+  // Children in insertion order: kids[0 … used). Most nodes have one or two children, so a short list scanned by
+  // segment beats a Map per node (a Map costs an allocation on every new node and on shrinking, which showed up
+  // as a quarter of the simulator's time in garbage collection). The list never shrinks (an emptied JS array
+  // would drop its storage and allocate again on the next push). Past SCAN_CHILDREN children a Map indexes the
+  // list, and a removed child leaves a hole (null) until more than half the list is holes.
+  private kids: Array<RadixNode<P> | null> | null = null;
+  private used = 0;
+  private index: Map<number, RadixNode<P>> | null = null;
+  private holes = 0;
+  /** this node's position in its parent's list while the parent is indexed */
+  private slot = -1;
+
+  constructor(
+    /** segment id; −1 for the root (fixed while the node is attached; a tree created with `recycle` reuses
+     * detached nodes) */
+    readonly segment: number,
+    /** tokens of the whole segment */
+    readonly tokens: number,
+    readonly parent: RadixNode<P> | null,
+    /** tokens of all ancestors (the node's KV starts at this position) */
+    readonly prefixTokens: number,
+    /** segments from the root (root 0) */
+    readonly depth: number,
+    time: number,
+  ) {
+    this.held = tokens;
+    this.lastAccess = time;
+  }
+
+  /** Makes a detached leaf a new node (RadixTree's `recycle` option): as if constructed, the stamp excepted (it
+   * keeps counting, so stale LRU entries never match). */
+  reuse(segment: number, tokens: number, parent: RadixNode<P>, prefixTokens: number, depth: number, time: number): void {
+    if (this.attached || this.childCount !== 0) throw new Error(`reuse: node ${this.segment} is not a detached leaf`);
+    const self = this as { -readonly [K in keyof RadixNode<P>]: RadixNode<P>[K] };
+    self.segment = segment;
+    self.tokens = tokens;
+    self.parent = parent;
+    self.prefixTokens = prefixTokens;
+    self.depth = depth;
+    this.held = tokens;
+    this.lastAccess = time;
+    this.refs = 0;
+    this.payload = undefined;
+    this.attached = true;
+    this.slot = -1;
+  }
+
+  /** The child for segment `id`, or undefined. */
+  child(id: number): RadixNode<P> | undefined {
+    if (this.index !== null) return this.index.get(id);
+    const list = this.kids;
+    for (let i = 0; i < this.used; i++) {
+      const c = (list as Array<RadixNode<P> | null>)[i] as RadixNode<P>;
+      if (c.segment === id) return c;
+    }
+    return undefined;
+  }
+
+  /** Length of the child list, holes included: with childAt, an allocation-free loop over the children. */
+  get childSlots(): number {
+    return this.used;
+  }
+
+  /** The child at position `i` of the list (0 ≤ i < childSlots), or null for a removed child's hole. */
+  childAt(i: number): RadixNode<P> | null {
+    return (this.kids as Array<RadixNode<P> | null>)[i];
+  }
+
+  /** Visits the children in insertion order. */
+  forEachChild(visit: (child: RadixNode<P>) => void): void {
+    const list = this.kids;
+    for (let i = 0; i < this.used; i++) {
+      const c = (list as Array<RadixNode<P> | null>)[i];
+      if (c !== null) visit(c);
+    }
+  }
+
+  /** The children in insertion order (a new array). */
+  childNodes(): RadixNode<P>[] {
+    const out: RadixNode<P>[] = [];
+    this.forEachChild((c) => out.push(c));
+    return out;
+  }
+
+  /** Appends a child (the tree's job: its segment must not be a child already). */
+  addChild(c: RadixNode<P>): void {
+    const list = this.kids;
+    if (list === null) {
+      // Most nodes keep a single child: a one-slot array (an empty one would grow to 17 slots on its first push).
+      this.kids = [c];
+      this.used = 1;
+      this.childCount = 1;
+      return;
+    }
+    const at = this.used++;
+    if (at < list.length) list[at] = c;
+    else list.push(c);
+    this.childCount++;
+    if (this.index !== null) {
+      c.slot = at;
+      this.index.set(c.segment, c);
+    } else if (this.used > SCAN_CHILDREN) {
+      const index = new Map<number, RadixNode<P>>();
+      for (let i = 0; i < this.used; i++) {
+        const k = list[i] as RadixNode<P>;
+        k.slot = i;
+        index.set(k.segment, k);
+      }
+      this.index = index;
+    }
+  }
+
+  /** Removes a child (the tree's job), keeping the others in insertion order. */
+  removeChild(c: RadixNode<P>): void {
+    const list = this.kids;
+    let at = -1;
+    if (list !== null) {
+      if (this.index !== null) at = c.slot;
+      else for (let i = this.used - 1; i >= 0 && at < 0; i--) if (list[i] === c) at = i;
+    }
+    if (list === null || at < 0 || at >= this.used || list[at] !== c) throw new Error(`removeChild: node ${c.segment} is not a child of ${this.segment}`);
+    this.childCount--;
+    if (this.index === null) {
+      for (let i = at + 1; i < this.used; i++) list[i - 1] = list[i];
+      list[--this.used] = null;
+      return;
+    }
+    this.index.delete(c.segment);
+    list[at] = null;
+    c.slot = -1;
+    if (++this.holes * 2 > this.used) this.compact(list);
+  }
+
+  private compact(list: Array<RadixNode<P> | null>): void {
+    let kept = 0;
+    for (let i = 0; i < this.used; i++) {
+      const k = list[i];
+      if (k === null) continue;
+      k.slot = kept;
+      list[kept++] = k;
+    }
+    for (let i = kept; i < this.used; i++) list[i] = null;
+    this.used = kept;
+    this.holes = 0;
+    if (kept <= SCAN_CHILDREN) this.index = null;
+  }
+
+  /** Tokens matched when a match ends at this node: ancestors plus what this node still holds. */
+  get matchedTokens(): number {
+    return this.prefixTokens + this.held;
+  }
+
+  get isLeaf(): boolean {
+    return this.childCount === 0;
+  }
+
+  get isRoot(): boolean {
+    return this.parent === null;
+  }
+}

@@ -1,0 +1,307 @@
+// 代码 01 演示 3–4 (§1.3): JSQ and power of two fed a snapshot of the queues refreshed every T service times
+// (Mitzenmacher 2000), and the herding it causes: arrivals per server per refresh interval, queue spread.
+import { checkEachOneOf, checkInteger, checkNonEmpty, checkNumber } from "../../core/errors";
+import { displayName } from "../../core/glossary";
+import type { Row, Table } from "../../core/table";
+import { DISPATCH_POLICIES, DispatchPolicy, LOAD_AWARE_POLICIES } from "../../dispatch/policies";
+import { dispatchAcrossSeeds, DispatchSummary, seedList, simulateDispatch } from "../../dispatch/servers";
+import { jobsToCover } from "../../dispatch/traces";
+import { mm1 } from "../../dispatch/theory";
+import { defineDemo } from "../registry";
+import { cannotJudge, f, needParam, needRow, pct, seedsAgreeing } from "../claims";
+import { checkDistinct, checkQueueParams, COLUMNS, int, parsePerSeed, perSeedCell, policyNames, QUEUE_DOCS, seedsText, seedStats, TIME_UNIT, warmupNote } from "./shared";
+
+type StaleParams = { servers: number; utilization: number; jobs: number; refreshIntervals: number[]; policies: string[]; seeds: number; warmupFraction: number; seed: number | string };
+
+const meanAt = (t: Table, refresh: number, policy: string) => needRow(t, { refresh, policy }).mean as number;
+const seedMeansAt = (t: Table, refresh: number, policy: string) => parsePerSeed(needRow(t, { refresh, policy }).meanPerSeed, `T = ${refresh} 时${displayName(policy)}`);
+/** Refresh intervals that have a row for `policy`, ascending. */
+const intervalsOf = (t: Table, policy: string) => t.rows.filter((r) => r.policy === policy).map((r) => r.refresh as number).sort((a, b) => a - b);
+/** The random reference (it ignores the snapshot, so every row of it is the same run). */
+function randomReference(t: Table): { mean: number; perSeed: number[] } {
+  const rows = t.rows.filter((r) => r.policy === "random");
+  if (!rows.length) cannotJudge("需要随机派发的行（policies 里的 \"random\"）作参照");
+  return { mean: rows[0].mean as number, perSeed: parsePerSeed(rows[0].meanPerSeed, "随机派发") };
+}
+
+export const staleInformationDemo = defineDemo({
+  id: "01.3",
+  section: "§1.3",
+  title: "过时的负载信息：最短队列扎堆，二选一稳住",
+  defaults: { servers: 16, utilization: 0.9, jobs: 50000, refreshIntervals: [0, 0.5, 1, 2, 4, 8], policies: ["jsq", "powerOfTwo", "random"], seeds: 4, warmupFraction: 0.2, seed: 1 } as StaleParams,
+  describe: {
+    servers: QUEUE_DOCS.servers,
+    utilization: QUEUE_DOCS.utilization,
+    jobs: { meaning: "每次运行的请求数（含预热）；请求大小服从指数分布", range: "≥ 100 的整数" },
+    refreshIntervals: { meaning: "负载快照的刷新间隔 T（个服务时间；0 = 实时信息），每个 T 一组行", range: "非空数组，每项为 ≥ 0 的数，不重复" },
+    policies: { ...QUEUE_DOCS.policies, meaning: "比较的派发策略（随机不看快照，作参照线）" },
+    seeds: { meaning: "每个点跑几个种子取平均", range: "≥ 1 的整数（排序的结论需要 ≥ 3）" },
+    warmupFraction: QUEUE_DOCS.warmupFraction,
+    seed: QUEUE_DOCS.seed,
+  },
+  run(p, { progress }) {
+    checkQueueParams(p);
+    const jobs = checkInteger("jobs", p.jobs, { min: 100 });
+    const intervals = checkDistinct("refreshIntervals", checkNonEmpty("refreshIntervals", p.refreshIntervals).map((x, i) => checkNumber(`refreshIntervals[${i}]`, x, { min: 0 })));
+    const policies = checkDistinct("policies", checkEachOneOf("policies", p.policies, DISPATCH_POLICIES));
+    const seeds = checkInteger("seeds", p.seeds, { min: 1 });
+    const blind = new Map<DispatchPolicy, DispatchSummary>();
+    const rows: Row[] = [];
+    for (const refresh of [...intervals].sort((a, b) => a - b)) {
+      for (const policy of policies) {
+        progress?.(`T = ${refresh}，${displayName(policy)}`);
+        const usesView = LOAD_AWARE_POLICIES.includes(policy);
+        let r = usesView ? undefined : blind.get(policy);
+        if (!r) {
+          r = dispatchAcrossSeeds({ servers: p.servers, utilization: p.utilization, jobs, policy, refresh: usesView ? refresh : 0, warmupFraction: p.warmupFraction }, p.seed, seeds);
+          if (!usesView) blind.set(policy, r);
+        }
+        rows.push({ refresh, policy, mean: r.mean, meanSd: r.meanSd, p99: r.p99, meanPerSeed: perSeedCell(r.perSeed.map((x) => x.mean)) });
+      }
+    }
+    return {
+      title: `过时的负载信息：快照每 T 个服务时间刷新一次（${p.servers} 台服务器，ρ = ${p.utilization}，${policyNames(policies)}）`,
+      columns: [{ key: "refresh", label: "刷新间隔 T", unit: TIME_UNIT, format: "text" }, COLUMNS.policy, COLUMNS.mean, COLUMNS.meanSd, COLUMNS.p99, COLUMNS.meanPerSeed],
+      rows,
+      notes: [
+        `单位：响应时间和 T 都以平均服务时间计。请求大小服从指数分布，${p.servers} 台先来先服务的服务器，利用率 ρ = ${p.utilization}，每次 ${int(jobs)} 个请求，${seedsText(p.seed, seeds)}。`,
+        "路由器看到的是时刻 0、T、2T … 拍下的各台队列长度（排队 + 正在服务的请求数；T = 0 即实时）；两次快照之间它不知道自己刚派出去的请求——这正是最短队列扎堆的原因。并列时随机挑。随机派发不看快照，每一行都是同一组运行。",
+        `随机派发下每台是 M/M/1，理论平均响应 1/(1−ρ) = ${f(mm1(p.utilization).mean, 2)}。默认设置与演示 01.2 的指数分布、演示 01.4 相同，三张表里随机派发的数字一样。`,
+        warmupNote(p.warmupFraction, jobs),
+      ],
+    };
+  },
+  claims: [
+    {
+      id: "jsq-degrades",
+      says: "信息一过时，最短队列迅速变差：快照刷新得越慢，它越慢",
+      judge: (t) => {
+        const Ts = intervalsOf(t, "jsq");
+        needParam(Ts.length >= 2, "需要最短队列（\"jsq\"）在至少两个刷新间隔下的行");
+        const means = Ts.map((T) => meanAt(t, T, "jsq"));
+        const perSeed = Ts.map((T) => seedMeansAt(t, T, "jsq"));
+        const rising = (xs: number[]) => xs.every((x, k) => k === 0 || x > xs[k - 1]);
+        return {
+          holds: rising(means),
+          ours: `最短队列：${Ts.map((T, k) => `T = ${T} 时 ${f(means[k], 2)}`).join("，")}`,
+          seeds: seedsAgreeing(perSeed[0].map((_, s) => perSeed.map((xs) => xs[s])), rising),
+        };
+      },
+    },
+    {
+      id: "jsq-worse-than-random",
+      says: "快照旧到几个服务时间，最短队列就比完全不看负载的随机派发还差",
+      lecture: "刷新间隔是 4 个服务时间时它已经比随机还差（误区 2）",
+      judge: (t) => {
+        const ref = randomReference(t);
+        const Ts = intervalsOf(t, "jsq");
+        needParam(Ts.includes(4), "讲义的说法是 T = 4 的，需要 refreshIntervals 里有 4");
+        const at4 = meanAt(t, 4, "jsq");
+        const first = Ts.find((T) => meanAt(t, T, "jsq") > ref.mean);
+        const s4 = seedMeansAt(t, 4, "jsq");
+        return {
+          holds: at4 > ref.mean,
+          ours: `T = 4 时最短队列 ${f(at4, 2)}，随机 ${f(ref.mean, 2)}；这组刷新间隔里最短队列${first === undefined ? "始终没有输给随机" : `从 T = ${first} 起输给随机`}`,
+          seeds: seedsAgreeing(s4.map((x, k) => x - ref.perSeed[k]), (d) => d > 0),
+        };
+      },
+    },
+    {
+      id: "two-overtakes-jsq",
+      says: "刷新间隔到一个服务时间，二选一就已经比最短队列好",
+      judge: (t) => {
+        needParam(intervalsOf(t, "jsq").includes(1) && intervalsOf(t, "powerOfTwo").includes(1), "需要 T = 1 时最短队列和二选一的行");
+        const jsq = meanAt(t, 1, "jsq");
+        const two = meanAt(t, 1, "powerOfTwo");
+        const a = seedMeansAt(t, 1, "jsq");
+        const b = seedMeansAt(t, 1, "powerOfTwo");
+        return { holds: two < jsq, ours: `T = 1：二选一 ${f(two, 2)}，最短队列 ${f(jsq, 2)}`, seeds: seedsAgreeing(a.map((x, k) => x - b[k]), (d) => d > 0) };
+      },
+    },
+    {
+      id: "power-of-two-holds",
+      says: "二选一几乎不受过时信息影响：刷新间隔最长时仍远好于随机",
+      lecture: "二选一几乎不受影响",
+      judge: (t) => {
+        const ref = randomReference(t);
+        const Ts = intervalsOf(t, "powerOfTwo");
+        needParam(Ts.length >= 1 && Ts[Ts.length - 1] >= 4, "需要二选一在一个 ≥ 4 的刷新间隔下的行");
+        const lo = Ts[0];
+        const hi = Ts[Ts.length - 1];
+        const perSeed = seedMeansAt(t, hi, "powerOfTwo");
+        return {
+          holds: meanAt(t, hi, "powerOfTwo") < ref.mean / 1.5,
+          ours: `二选一 T = ${lo} 时 ${f(meanAt(t, lo, "powerOfTwo"), 2)}，T = ${hi} 时 ${f(meanAt(t, hi, "powerOfTwo"), 2)}；随机 ${f(ref.mean, 2)}`,
+          seeds: seedsAgreeing(perSeed.map((x, k) => x / ref.perSeed[k]), (r) => r < 1 / 1.5),
+        };
+      },
+    },
+  ],
+});
+
+type HerdingParams = { servers: number; utilization: number; jobs: number; refresh: number; policies: string[]; seeds: number; warmupFraction: number; seed: number | string };
+
+function herdingParams(p: HerdingParams) {
+  checkQueueParams(p);
+  return {
+    jobs: checkInteger("jobs", p.jobs, { min: 100 }),
+    refresh: checkNumber("refresh", p.refresh, { above: 0 }),
+    policies: checkDistinct("policies", checkEachOneOf("policies", p.policies, DISPATCH_POLICIES)),
+    seeds: checkInteger("seeds", p.seeds, { min: 1 }),
+  };
+}
+
+const rowFor = (t: Table, policy: string) => needRow(t, { policy });
+const perSeedOf = (t: Table, policy: string, key: string, what: string) => parsePerSeed(rowFor(t, policy)[key], `${displayName(policy)}${what}`);
+
+export const herdingDemo = defineDemo({
+  id: "01.4",
+  section: "§1.3",
+  title: "扎堆：过时的快照让请求一窝蜂涌向同一台",
+  defaults: { servers: 16, utilization: 0.9, jobs: 50000, refresh: 4, policies: ["random", "jsq", "powerOfTwo"], seeds: 4, warmupFraction: 0.2, seed: 1 } as HerdingParams,
+  describe: {
+    servers: QUEUE_DOCS.servers,
+    utilization: QUEUE_DOCS.utilization,
+    jobs: { meaning: "每次运行的请求数（含预热）；请求大小服从指数分布", range: "≥ 100 的整数" },
+    refresh: { meaning: "负载快照的刷新间隔 T（个服务时间）", range: "> 0 的数" },
+    policies: QUEUE_DOCS.policies,
+    seeds: { meaning: "跑几个种子取平均", range: "≥ 1 的整数（比较的结论需要 ≥ 3）" },
+    warmupFraction: QUEUE_DOCS.warmupFraction,
+    seed: QUEUE_DOCS.seed,
+  },
+  run(p, { progress }) {
+    const { jobs, refresh, policies, seeds } = herdingParams(p);
+    const rows: Row[] = policies.map((policy) => {
+      progress?.(`扎堆：${displayName(policy)}`);
+      const runs = seedList(p.seed, seeds).map((seed) =>
+        simulateDispatch({ servers: p.servers, utilization: p.utilization, jobs, policy, refresh, warmupFraction: p.warmupFraction, seed, herding: { interval: refresh, queueStep: 0.25 } }),
+      );
+      const share = runs.map((r) => r.herding!.topServerShare);
+      const spread = runs.map((r) => r.herding!.queueSpread);
+      return {
+        policy,
+        mean: seedStats(runs.map((r) => r.mean)).mean,
+        topServerShare: seedStats(share).mean,
+        shareSd: seedStats(share).sd,
+        queueSpread: seedStats(spread).mean,
+        longestQueue: Math.max(...runs.map((r) => r.herding!.longestQueue)),
+        sharePerSeed: perSeedCell(share),
+        spreadPerSeed: perSeedCell(spread),
+      };
+    });
+    return {
+      title: `扎堆：快照每 ${refresh} 个服务时间刷新一次（${p.servers} 台服务器，ρ = ${p.utilization}，${policyNames(policies)}）`,
+      columns: [
+        COLUMNS.policy,
+        COLUMNS.mean,
+        { key: "topServerShare", label: "每个刷新间隔里，收到最多的那台所占的份额", format: "percent0" },
+        { key: "shareSd", label: "± 种子间标准差", format: "percent1" },
+        { key: "queueSpread", label: "最长与最短队列之差（时间平均）", unit: "个请求", format: "fixed1" },
+        { key: "longestQueue", label: "见到的最长队列", unit: "个请求", format: "int" },
+        { key: "sharePerSeed", label: "各种子的份额", format: "text" },
+        { key: "spreadPerSeed", label: "各种子的队列差", format: "text" },
+      ],
+      rows,
+      notes: [
+        `单位：时间以平均服务时间计，队列长度以请求数计（排队 + 正在服务）。请求大小服从指数分布，每次 ${int(jobs)} 个请求，${seedsText(p.seed, seeds)}；同一个种子下每种策略看到完全相同的到达和请求大小。平均响应、份额和队列差是各种子的平均，最长队列取各种子中最长的。`,
+        `份额：把时间切成长 ${refresh} 的刷新间隔，每个间隔里统计收到请求最多的那台占这个间隔全部请求的比例，再对所有间隔取平均；完全均匀时约为 1/${p.servers} = ${pct(1 / p.servers)}（加上随机波动）。`,
+        `${warmupNote(p.warmupFraction, jobs)}队列长度从第一个计入统计的请求到达起每 0.25 个服务时间采样一次。`,
+        "每台服务器在每个刷新间隔里收到几个请求，可以用 herdingTimelines(表) 画出来（见笔记本 01）。",
+      ],
+    };
+  },
+  claims: [
+    {
+      id: "jsq-herds",
+      says: "快照过时后，最短队列在每个刷新间隔里把一大块新请求塞给同一台服务器：它在快照里最短",
+      lecture: "快照里最短的那台，在下一次刷新之前收下所有请求",
+      judge: (t, p) => {
+        const jsq = rowFor(t, "jsq").topServerShare as number;
+        const random = rowFor(t, "random").topServerShare as number;
+        const a = perSeedOf(t, "jsq", "sharePerSeed", "的份额");
+        const b = perSeedOf(t, "random", "sharePerSeed", "的份额");
+        return {
+          holds: jsq > 2 * random,
+          ours: `最短队列 ${pct(jsq)}，随机 ${pct(random)}，完全均匀 ${pct(1 / p.servers)}`,
+          remark: "不是全部：快照里常有几台并列最短，它们平分这一波",
+          seeds: seedsAgreeing(a.map((x, k) => x / b[k]), (r) => r > 2),
+        };
+      },
+    },
+    {
+      id: "two-choice-spreads",
+      says: "二选一把流量摊开：每个请求各抽两台比较，队列长度保持均匀，比随机还均匀得多",
+      lecture: "不同请求抽到的不同，天然把流量分散开",
+      judge: (t) => {
+        const two = rowFor(t, "powerOfTwo").queueSpread as number;
+        const random = rowFor(t, "random").queueSpread as number;
+        const a = perSeedOf(t, "powerOfTwo", "spreadPerSeed", "的队列差");
+        const b = perSeedOf(t, "random", "spreadPerSeed", "的队列差");
+        return {
+          holds: two < random / 2,
+          ours: `最长与最短队列平均相差：二选一 ${f(two, 1)} 个，随机 ${f(random, 1)} 个；二选一的份额 ${pct(rowFor(t, "powerOfTwo").topServerShare as number)}`,
+          seeds: seedsAgreeing(a.map((x, k) => x / b[k]), (r) => r < 0.5),
+        };
+      },
+    },
+    {
+      id: "herding-unbalances",
+      says: "扎堆让队列忽长忽短：过时信息下最短队列的队列差比闭着眼的随机派发还大",
+      judge: (t) => {
+        const jsq = rowFor(t, "jsq").queueSpread as number;
+        const random = rowFor(t, "random").queueSpread as number;
+        const a = perSeedOf(t, "jsq", "spreadPerSeed", "的队列差");
+        const b = perSeedOf(t, "random", "spreadPerSeed", "的队列差");
+        return {
+          holds: jsq > random,
+          ours: `最长与最短队列平均相差：最短队列 ${f(jsq, 1)} 个，随机 ${f(random, 1)} 个；最短队列见到的最长队列 ${rowFor(t, "jsq").longestQueue} 个请求`,
+          seeds: seedsAgreeing(a.map((x, k) => x - b[k]), (d) => d > 0),
+        };
+      },
+    },
+  ],
+});
+
+/** A heatmap of arrivals per server per refresh interval (the view's heatmap() takes it as is). */
+export interface HerdingTimeline {
+  policy: DispatchPolicy;
+  title: string;
+  xTitle: string;
+  yTitle: string;
+  zTitle: string;
+  x: string[];
+  y: string[];
+  z: number[][];
+  zmin: number;
+  zmax: number;
+}
+
+/** For a table of demo 01.4: every server's arrivals in each refresh interval of a window, for each load-aware
+ * policy of the table, from the same run as the table's first seed (seed/0) — the herd itself. Memory: the window
+ * (servers × intervals counts), not the jobs. All timelines share one colour scale. */
+export function herdingTimelines(t: Table, window: { from?: number; intervals?: number } = {}): HerdingTimeline[] {
+  if (t.id !== "01.4" || !t.params) throw new Error("herdingTimelines: needs the table of runDemo(\"01.4\", …)");
+  const p = t.params as unknown as HerdingParams;
+  const { refresh, policies } = herdingParams(p);
+  const intervals = checkInteger("intervals", window.intervals ?? 20, { min: 1, max: 500 });
+  const from = checkNumber("from", window.from ?? Math.ceil(200 / refresh) * refresh, { min: 0 });
+  const aware = policies.filter((q) => LOAD_AWARE_POLICIES.includes(q));
+  const jobs = jobsToCover(p.utilization * p.servers, from + intervals * refresh);
+  const runs = aware.map((policy) => ({
+    policy,
+    counts: simulateDispatch({ servers: p.servers, utilization: p.utilization, jobs, policy, refresh, warmupFraction: 0, seed: seedList(p.seed, 1)[0], arrivalWindow: { from, interval: refresh, intervals } }).arrivalCounts!,
+  }));
+  const zmax = Math.max(1, ...runs.flatMap((r) => r.counts.counts.flat()));
+  return runs.map(({ policy, counts }) => ({
+    policy,
+    title: `${displayName(policy)}：每台服务器在每个刷新间隔里收到的请求（T = ${refresh}，种子 ${String(p.seed)}/0）`,
+    xTitle: `刷新间隔的起点（个服务时间，每格 ${refresh}）`,
+    yTitle: "服务器编号",
+    zTitle: "请求数（个）",
+    x: counts.starts.map((s) => String(Number(s.toFixed(6)))),
+    y: counts.counts.map((_, s) => String(s)),
+    z: counts.counts,
+    zmin: 0,
+    zmax,
+  }));
+}

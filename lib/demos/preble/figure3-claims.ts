@@ -1,0 +1,311 @@
+// 03.1's claims (Preble's Figure 3 on paper). The four on Figure 3's ratio (baselines ÷ Preble) are judged on the seed
+// means, and where those rows ran several seeds (parameter ratioSeeds) also on each seed's own view of the table:
+// the verdict is the means', `seeds` says how many seeds' views agree. The four that set a one-seed configuration
+// (cache-aware + guard, E2 + rebalancing, the released cells) beside them are judged on seed 1's view: like with like.
+import { displayName } from "../../core/glossary";
+import type { Row, Table } from "../../core/table";
+import { cannotJudge, Claim, f, Judgement, needParam, needRows, ReadingJudgement, times } from "../claims";
+import { READING_LABEL } from "./common";
+
+const num = (x: unknown): number => x as number;
+
+export type Fig3Params = {
+  readings: string[];
+  workloads: string[];
+  rates: Record<string, number[]>;
+  configurations: string[];
+  replicas: number;
+  minRequests: number;
+  minSeconds: number;
+  ratioSeeds: number;
+  seed: number | string;
+};
+
+/** Rows of one configuration in one workload, by rate. */
+const rowsOf = (t: Table, workload: string, policy: string) => needRows(t, { workload, policy });
+
+/** The highest rate of the grid at which `policy` is not overloaded (NaN if it is overloaded everywhere). */
+function sustained(t: Table, workload: string, policy: string): number {
+  const ok = rowsOf(t, workload, policy).filter((r) => r.overloaded === false).map((r) => num(r.rate));
+  return ok.length ? Math.max(...ok) : NaN;
+}
+
+/** The two readings of "the baseline": ours (chunked prefill, LPF with SGLang's 128-waiting cut-off) and the paper's
+ * (LPM, no chunking). Each row carries its ratio to both. */
+export const BASELINES = [
+  { id: "baseline", ratio: "vsBaseline", kind: "ratioKind", reading: "我们的基线（分块 512 + LPF）" },
+  { id: "baselinePaper", ratio: "vsPaperBaseline", kind: "ratioKindPaper", reading: "论文的基线（LPM，不分块）" },
+] as const;
+type Baseline = (typeof BASELINES)[number];
+
+/** The largest baseline ÷ preble mean ratio over cells where neither is overloaded (NaN if none). */
+function fairMax(t: Table, workload: string, b: Baseline = BASELINES[0]): number {
+  const xs = rowsOf(t, workload, "preble").filter((r) => r[b.kind] === "speedUp").map((r) => num(r[b.ratio]));
+  return xs.length ? Math.max(...xs) : NaN;
+}
+
+/** One judgement per baseline present in the table (the first: ours). */
+function perBaseline(p: Fig3Params, judge: (b: Baseline) => { holds: boolean; ours: string; remark?: string }) {
+  const present = BASELINES.filter((b) => p.configurations.includes(b.id));
+  if (present.length === 0) cannotJudge("需要至少一个基线配置（参数 configurations：baseline 或 baselinePaper）");
+  return present.map((b) => ({ reading: b.reading, ...judge(b) }));
+}
+
+/** Preble as released (lib/cluster/preble/options.ts READINGS), for the four claims that compare Preble with itself or
+ * with the simple rule: full Preble = the configuration prebleReleased; E2 + rebalancing = migrating important nodes
+ * with the released cost model. Run only in the cells those claims read, and only beside the paper's baseline. */
+export const RELEASED_OF: Readonly<Record<string, { id: string; configuration: string; routerOptions: Record<string, unknown> }>> = {
+  preble: { id: "prebleReleased", configuration: "prebleReleased", routerOptions: {} },
+  "e2+rebalance": { id: "e2+migrateReleased", configuration: "e2+rebalance", routerOptions: { rebalanceAction: "migrate", decodeEstimate: "released", evictionEstimate: "memoryFull" } },
+};
+const releasedJudged = (p: Fig3Params) => p.readings.includes("released") && p.configurations.includes("baselinePaper");
+
+/** The cells (workload, rate, lecture configuration) the released verdicts read. */
+export function releasedCells(p: Fig3Params): Array<{ workload: string; rate: number; of: string }> {
+  const out: Array<{ workload: string; rate: number; of: string }> = [];
+  if (!releasedJudged(p)) return out;
+  const has = (w: string) => p.workloads.includes(w) && Array.isArray(p.rates[w]) && p.rates[w].length > 0;
+  const add = (workload: string, rate: number, of: string) => {
+    if (p.configurations.includes(of) && !out.some((c) => c.workload === workload && c.rate === rate && c.of === of)) out.push({ workload, rate, of });
+  };
+  if (has("longDocQA") && p.rates.longDocQA.includes(1)) add("longDocQA", 1, "preble");
+  for (const w of ["longDocQA", "videoQA"]) if (has(w)) add(w, Math.max(...p.rates[w]), "preble");
+  if (has("videoQA") && p.rates.videoQA.includes(8)) for (const of of ["e2+rebalance", "preble"]) add("videoQA", 8, of);
+  if (has("programming")) add("programming", Math.min(...p.rates.programming), "e2+rebalance");
+  return out;
+}
+
+/** The lecture's verdict alone (as before) when the released one is not judged, else both (the lecture's first). */
+function lectureAndReleased(p: Fig3Params, judge: (name: (c: string) => string, released: boolean) => { holds: boolean; ours: string; remark?: string }) {
+  if (!releasedJudged(p)) return judge((c) => c, false);
+  return [
+    { reading: READING_LABEL.lecture, ...judge((c) => c, false) },
+    { reading: READING_LABEL.released, ...judge((c) => RELEASED_OF[c]?.id ?? c, true) },
+  ];
+}
+
+const rateWords = (x: number) => (Number.isNaN(x) ? "网格里每一档都过载" : `${x} 请求/秒`);
+
+function needWorkloads(p: Fig3Params, list: string[], configurations: string[]): void {
+  for (const w of list) needParam(p.workloads.includes(w), `需要负载 ${displayName(w)}（参数 workloads）`);
+  for (const c of configurations) needParam(p.configurations.includes(c), `需要配置 ${displayName(c)}（参数 configurations）`);
+}
+
+const CLAIMS_ON_ONE_TABLE: Claim<Fig3Params>[] = [
+  {
+    id: "long-video-gain-most",
+    says: "长文档和视频问答收益最大：共享的上下文长、一个副本放不下几份，按前缀分区后集群的总缓存才够用，Preble 扛得住的请求率比基线高",
+    lecture: "长文档和视频问答收益最大",
+    judge: (t, p) => {
+      needWorkloads(p, ["longDocQA", "videoQA"], ["preble"]);
+      return perBaseline(p, (b) => {
+        const parts = ["longDocQA", "videoQA"].map((w) => ({ w, base: sustained(t, w, b.id), preble: sustained(t, w, "preble") }));
+        const higher = (x: { base: number; preble: number }) => !Number.isNaN(x.preble) && (Number.isNaN(x.base) || x.preble > x.base);
+        return { holds: parts.every(higher), ours: parts.map((x) => `${displayName(x.w)}：基线不过载到 ${rateWords(x.base)}，Preble 到 ${rateWords(x.preble)}`).join("；") };
+      });
+    },
+  },
+  {
+    id: "small-shared-small-gain",
+    says: "工具调用和智能体的共享部分每个副本都放得下，轮转也能命中大部分：两边扛得住的请求率相同，两边都不过载时收益不到 2 倍",
+    lecture: "工具调用和 agent 收益小",
+    judge: (t, p) => {
+      needWorkloads(p, ["toolCalling", "agent"], ["preble"]);
+      return perBaseline(p, (b) => {
+        const parts = ["toolCalling", "agent"].map((w) => ({ w, base: sustained(t, w, b.id), preble: sustained(t, w, "preble"), fair: fairMax(t, w, b) }));
+        return {
+          holds: parts.every((x) => x.base === x.preble && !(x.fair >= 2)),
+          ours: parts.map((x) => `${displayName(x.w)}：不过载到 ${rateWords(x.base)} 对 ${rateWords(x.preble)}，最大比值 ${Number.isNaN(x.fair) ? "—" : times(x.fair)}`).join("；"),
+        };
+      });
+    },
+  },
+  {
+    id: "programming-least",
+    says: "编程负载收益最小：它生成的 token 最多，时间大半花在 decode 上，路由帮不上忙",
+    lecture: "论文报告编程平均 1.56–1.8 倍，五种负载里最小",
+    judge: (t, p) => {
+      needParam(p.workloads.includes("programming") && p.workloads.length >= 2, "需要编程和至少一种别的负载（参数 workloads）");
+      needWorkloads(p, [], ["preble"]);
+      return perBaseline(p, (b) => {
+        const gains = p.workloads.map((w) => ({ w, g: fairMax(t, w, b) })).filter((x) => !Number.isNaN(x.g));
+        const prog = gains.find((x) => x.w === "programming");
+        if (!prog) return { holds: false, ours: "编程负载上没有两边都不过载的格子" };
+        const least = gains.reduce((a, c) => (c.g < a.g ? c : a));
+        return { holds: least.w === "programming", ours: `两边都不过载时的最大比值：${gains.map((x) => `${displayName(x.w)} ${times(x.g)}`).join("、")}` };
+      });
+    },
+  },
+  {
+    id: "largest-ratio-overloaded",
+    says: "基线 ÷ Preble 的比值最大的格子里基线已经过载：那里的比值取决于模拟时长，不能当作加速比",
+    lecture: "1.0–31.2 倍，最大的在基线过载的格子里",
+    judge: (t, p) => {
+      needWorkloads(p, [], ["preble"]);
+      return perBaseline(p, (b) => {
+        const rows = t.rows.filter((r) => r.policy === "preble" && Number.isFinite(num(r[b.ratio])));
+        if (rows.length === 0) return { holds: false, ours: "没有可比的格子" };
+        const top = rows.reduce((a, c) => (num(c[b.ratio]) > num(a[b.ratio]) ? c : a));
+        const ratios = rows.map((r) => num(r[b.ratio]));
+        return {
+          holds: top[b.kind] === "baselineOverloaded",
+          ours: `${times(Math.min(...ratios), 1)}–${times(Math.max(...ratios), 1)}；最大的是${displayName(top.workload)} ${top.rate} 请求/秒（基线${top[b.kind] === "baselineOverloaded" ? "已过载" : "没有过载"}）`,
+        };
+      });
+    },
+  },
+  {
+    id: "simple-not-worse",
+    says: "简单的“缓存感知 + 负载保护”在中低负载下不输 Preble（长文档 1 请求/秒，差距在 5% 以内也算不输）",
+    lecture: "3.88 对 5.35 秒",
+    judge: (t, p) => {
+      needWorkloads(p, ["longDocQA"], ["cacheAwareGuarded", "preble"]);
+      needParam((p.rates.longDocQA ?? []).includes(1), "需要长文档 1 请求/秒这一档（参数 rates.longDocQA）");
+      return lectureAndReleased(p, (name, released) => {
+        const a = num(needRows(t, { workload: "longDocQA", rate: 1, policy: "cacheAwareGuarded" })[0].meanLatency);
+        const b = num(needRows(t, { workload: "longDocQA", rate: 1, policy: name("preble") })[0].meanLatency);
+        return { holds: a <= 1.05 * b, ours: `${f(a)} 对 ${f(b)} 秒`, remark: released ? "完整 Preble 按开源代码跑（prebleReleased）；简单规则不是 Preble，两种读法用同一行" : undefined };
+      });
+    },
+  },
+  {
+    id: "preble-wins-at-top",
+    says: "到了最高一档负载，Preble 明显（快 20% 以上）胜过简单规则",
+    lecture: "Preble 只在最高的几档负载下明显更好",
+    judge: (t, p) => {
+      needWorkloads(p, ["longDocQA", "videoQA"], ["cacheAwareGuarded", "preble"]);
+      return lectureAndReleased(p, (name, released) => {
+        const parts = ["longDocQA", "videoQA"].map((w) => {
+          const top = Math.max(...rowsOf(t, w, "preble").map((r) => num(r.rate)));
+          const a = num(needRows(t, { workload: w, rate: top, policy: "cacheAwareGuarded" })[0].meanLatency);
+          const b = num(needRows(t, { workload: w, rate: top, policy: name("preble") })[0].meanLatency);
+          return { w, top, a, b };
+        });
+        return { holds: parts.every((x) => x.b < 0.8 * x.a), ours: parts.map((x) => `${displayName(x.w)} ${x.top} 请求/秒：${f(x.a, 1)} 对 ${f(x.b, 1)} 秒`).join("；"), remark: released ? "完整 Preble 按开源代码跑（prebleReleased），只跑这两格" : undefined };
+      });
+    },
+  },
+  {
+    id: "programming-cold-start",
+    says: "编程负载的最低一档上，E2 + 再平衡反而比基线慢：共享的 2,400 token 前缀让再平衡开始之前（前 50 × GPU 数个请求）的请求都去“利用”同一块 GPU，积下的队列要一阵子才消化",
+    judge: (t, p) => {
+      needWorkloads(p, ["programming"], ["baseline", "e2+rebalance"]);
+      const low = Math.min(...rowsOf(t, "programming", "baseline").map((r) => num(r.rate)));
+      return lectureAndReleased(p, (name, released) => {
+        const base = released ? "baselinePaper" : "baseline";
+        const a = num(needRows(t, { workload: "programming", rate: low, policy: base })[0].meanLatency);
+        const b = num(needRows(t, { workload: "programming", rate: low, policy: name("e2+rebalance") })[0].meanLatency);
+        return {
+          holds: b > a,
+          ours: `${low} 请求/秒：${released ? "论文的基线" : "基线"} ${f(a)} 秒，E2 + 再平衡 ${f(b)} 秒`,
+          remark: released ? "开源代码的读法：E2 + 迁移重要节点（开源的 decode 项和 M），对论文的基线（LPM，不分块）" : "开源代码的再平衡也要等这么多请求（gsw:378）",
+        };
+      });
+    },
+  },
+  {
+    id: "gap-at-video-8",
+    says: "视频问答 8 请求/秒时，“E2 + 再平衡”和完整 Preble 相差一大截（平均延迟差 1.5 倍以上）",
+    lecture: "90.0 → 20.6 秒",
+    judge: (t, p) => {
+      needWorkloads(p, ["videoQA"], ["e2+rebalance", "preble"]);
+      needParam((p.rates.videoQA ?? []).includes(8), "需要视频问答 8 请求/秒这一档（参数 rates.videoQA）");
+      return lectureAndReleased(p, (name, released) => {
+        const a = num(needRows(t, { workload: "videoQA", rate: 8, policy: name("e2+rebalance") })[0].meanLatency);
+        const b = num(needRows(t, { workload: "videoQA", rate: 8, policy: name("preble") })[0].meanLatency);
+        return {
+          holds: a > 1.5 * b,
+          ours: `${f(a, 1)} → ${f(b, 1)} 秒（${times(a / b, 1)}）`,
+          remark: released ? "开源代码的读法：E2 + 迁移重要节点（FCFS）对 prebleReleased（每迭代一组的优先级组）" : "两者的副本内排队不同（FCFS 对优先级组），路由也不全同；排队相同时再比见 03.10",
+        };
+      });
+    },
+  },
+];
+
+
+/** The configurations that run ratioSeeds seeds: the two baselines and full Preble, whose ratio is Figure 3's. */
+export const RATIO_CONFIGURATIONS: readonly string[] = ["baseline", "baselinePaper", "preble"];
+
+/** Seed k's mean latency, P99 and overload verdict of a row (its only values when it ran one seed). */
+function atSeed(r: Row, k: number): { mean: number; p99: number; overloaded: boolean } {
+  return num(r.seeds) > 1 ? { mean: num(r[`meanSeed${k}`]), p99: num(r[`p99Seed${k}`]), overloaded: r[`overSeed${k}`] === true } : { mean: num(r.meanLatency), p99: num(r.p99Latency), overloaded: r.overloaded === true };
+}
+
+/** Sets each baseline's ratio and its meaning on the rows of one (workload, rate) cell: the seed means when the two
+ * rows ran the same seeds, else seed 1's values of both (a one-seed row is never set beside a mean of three). */
+export function addRatios(group: Row[]): void {
+  for (const b of BASELINES) {
+    const base = group.find((r) => r.policy === b.id);
+    for (const r of group) {
+      if (!base) {
+        r[b.ratio] = NaN;
+        r[b.kind] = null;
+        continue;
+      }
+      const same = num(base.seeds) === num(r.seeds);
+      const x = same ? { mean: num(base.meanLatency), overloaded: base.overloaded === true } : atSeed(base, 0);
+      const y = same ? { mean: num(r.meanLatency), overloaded: r.overloaded === true } : atSeed(r, 0);
+      r[b.ratio] = x.mean / y.mean;
+      r[b.kind] = r.policy === b.id || BASELINES.some((z) => z.id === r.policy) ? null : x.overloaded ? "baselineOverloaded" : y.overloaded ? "selfOverloaded" : "speedUp";
+    }
+  }
+}
+
+/** Seed k's view of the table: rows that ran several seeds take seed k's mean, P99 and overload verdict, one-seed
+ * rows stay, and the ratios are recomputed per cell. */
+export function seedView(t: Table, k: number): Table {
+  const rows = t.rows.map((r): Row => {
+    if (!(num(r.seeds) > 1)) return { ...r };
+    const v = atSeed(r, k);
+    return { ...r, seeds: 1, meanLatency: v.mean, p99Latency: v.p99, overloaded: v.overloaded };
+  });
+  const cells = new Map<string, Row[]>();
+  for (const r of rows) {
+    if (r.released === true) continue; // the released cells carry no ratio
+    const key = `${r.workload}|${r.rate}`;
+    if (!cells.has(key)) cells.set(key, []);
+    (cells.get(key) as Row[]).push(r);
+  }
+  for (const group of cells.values()) addRatios(group);
+  return { ...t, rows };
+}
+
+/** A claim judged on the seed means, with how many seeds' views agree (when the ratio rows ran several seeds). */
+function acrossSeeds(claim: Claim<Fig3Params>): Claim<Fig3Params> {
+  return {
+    ...claim,
+    judge: (t, p) => {
+      const onMeans = claim.judge(t, p);
+      const n = Number(p.ratioSeeds);
+      if (!(n > 1) || !t.rows.some((r) => num(r.seeds) > 1)) return onMeans;
+      const perSeed = Array.from({ length: n }, (_, k) => {
+        try {
+          return claim.judge(seedView(t, k), p);
+        } catch {
+          return null; // a seed's view the claim cannot read counts as not agreeing
+        }
+      });
+      const holdsAt = (j: Judgement | ReadingJudgement[] | null, i: number): boolean | undefined => (j === null ? undefined : Array.isArray(j) ? j[i]?.holds : j.holds);
+      const withSeeds = <J extends Judgement>(j: J, i: number): J => ({ ...j, seeds: { agree: perSeed.filter((s) => holdsAt(s, i) === j.holds).length, total: n } });
+      return Array.isArray(onMeans) ? onMeans.map((j, i) => withSeeds(j, i)) : withSeeds(onMeans, 0);
+    },
+  };
+}
+
+/** A claim judged on seed 1's view (it compares a configuration that ran one seed), saying so when others ran more. */
+function onFirstSeed(claim: Claim<Fig3Params>): Claim<Fig3Params> {
+  return {
+    ...claim,
+    judge: (t, p) => {
+      if (!t.rows.some((r) => num(r.seeds) > 1)) return claim.judge(t, p);
+      const note = `种子 ${String(p.seed)} 的数：拿来比较的配置只跑了这一个种子`;
+      const j = claim.judge(seedView(t, 0), p);
+      const add = <J extends Judgement>(x: J): J => ({ ...x, remark: x.remark ? `${x.remark}；${note}` : note });
+      return Array.isArray(j) ? j.map(add) : add(j);
+    },
+  };
+}
+
+const ON_RATIO = new Set(["long-video-gain-most", "small-shared-small-gain", "programming-least", "largest-ratio-overloaded"]);
+export const FIGURE3_CLAIMS: Claim<Fig3Params>[] = CLAIMS_ON_ONE_TABLE.map((c) => (ON_RATIO.has(c.id) ? acrossSeeds(c) : onFirstSeed(c)));

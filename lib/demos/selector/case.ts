@@ -1,0 +1,301 @@
+// 代码 04 演示 1: the locate–solve case (§4.4) — C+C is a local optimum that greedy cannot leave and LLMSelector
+// walks out of; the released α = 0 greedy and both budget counts beside ours; the plateau over other seeds.
+import { checkInteger, checkNumber, checkProbability } from "../../core/errors";
+import type { Row, Table } from "../../core/table";
+import { countedEvaluations } from "../../selector/budget";
+import { accuracyMatrix, Evaluator } from "../../selector/evaluate";
+import { bestSingleModel, exhaustive, greedy, llmSelector, OptimizerResult, releasedGreedy } from "../../selector/optimizers";
+import { locateSolve } from "../../selector/systems";
+import { caseStudyPrices, caseStudyWorld, successProbability, selectorWorldData } from "../../selector/world";
+import { f, need, needParam, needRow, needRows } from "../claims";
+import { mean, SEED_DOC, tally, TEST_DOC, TRAIN_DOC } from "./common";
+import { defineDemo } from "../registry";
+
+const pathText = (ev: Evaluator, r: OptimizerResult) => r.path.map((a) => ev.label(a)).join(" → ");
+/** path as "row,col|row,col|…" model indices (for the heatmap of the search paths) */
+const pathIndices = (r: OptimizerResult) => r.path.map((a) => a.join(",")).join("|");
+
+export const llmSelectorCase = defineDemo({
+  id: "04.1",
+  section: "§4.4",
+  title: "定位-求解案例：LLMSelector 与贪心（模型 A–E）",
+  defaults: { seed: selectorWorldData().caseStudy.seed, train: 100, test: 200, q: 1, lowQ: 0.8, gamma: 0.5, sweepSeeds: 12 },
+  describe: {
+    seed: SEED_DOC,
+    train: TRAIN_DOC,
+    test: TEST_DOC,
+    q: { meaning: "主要几次运行里诊断器判断正确的概率 q", range: "0–1" },
+    lowQ: { meaning: "第二次 LLMSelector 运行用的较差诊断器的 q", range: "0–1" },
+    gamma: { meaning: "模块得分里端到端对错的权重 γ（γ > 0 时取值不影响排序）", range: "≥ 0" },
+    sweepSeeds: { meaning: "另外检查多少个世界种子（1, 2, …）：C+C 是不是仍困住贪心", range: "0–40 的整数（0 = 不检查）" },
+  },
+  run(p) {
+    const q = checkProbability("q", p.q);
+    const lowQ = checkProbability("lowQ", p.lowQ);
+    checkNumber("gamma", p.gamma, { min: 0 });
+    const sweep = checkInteger("sweepSeeds", p.sweepSeeds, { min: 0, max: 40 });
+    const world = caseStudyWorld({ seed: p.seed, train: checkInteger("train", p.train, { min: 1 }), test: checkInteger("test", p.test, { min: 1 }) });
+    const ev = new Evaluator(world, locateSolve());
+    const K = ev.modelCount;
+    const m = accuracyMatrix(ev, "train");
+    const best = exhaustive(ev);
+    const seedText = String(p.seed);
+    const rows: Row[] = [];
+    const add = (r: OptimizerResult, start: string, qValue: number | null, extra: Row = {}) =>
+      rows.push({
+        method: r.method,
+        start,
+        worlds: seedText,
+        q: qValue,
+        allocation: r.label,
+        trainAcc: r.trainAcc,
+        testAcc: r.testAcc,
+        evaluated: r.evaluated,
+        evaluatedReleased: r.path.length > 1 ? countedEvaluations(r.rounds, K, "released") : null,
+        failed: null,
+        path: r.path.length > 1 ? pathText(ev, r) : null,
+        pathIndices: r.path.length > 1 ? pathIndices(r) : null,
+        scope: "single",
+        ...extra,
+      });
+    add(best, "—", null, { matrix: JSON.stringify(m), names: world.names.join(",") });
+    add(bestSingleModel(ev), "—", null);
+    const runsFrom = (start: string) => {
+      add(greedy(ev, { start }), start, null);
+      add(releasedGreedy(ev, { start }), start, null);
+      add(llmSelector(ev, { start, q, gamma: p.gamma, seed: p.seed }), start, q);
+    };
+    runsFrom("C+C");
+    add(llmSelector(ev, { start: "C+C", q: lowQ, gamma: p.gamma, seed: p.seed }), "C+C", lowQ);
+    runsFrom("E+C");
+    // every one of the K² starting allocations
+    const starts: number[][] = [];
+    for (let i = 0; i < K; i++) for (let j = 0; j < K; j++) starts.push([i, j]);
+    const allStarts = `全部 ${starts.length} 个`;
+    const summary = (results: OptimizerResult[], qValue: number | null, worlds: string, start: string, failed: number, scope: string, extra: Row = {}) =>
+      rows.push({
+        method: results[0].method,
+        start,
+        worlds,
+        q: qValue,
+        allocation: tally(results),
+        trainAcc: mean(results.map((r) => r.trainAcc)),
+        testAcc: mean(results.map((r) => r.testAcc)),
+        evaluated: mean(results.map((r) => r.evaluated)),
+        evaluatedReleased: mean(results.map((r) => countedEvaluations(r.rounds, K, "released"))),
+        failed,
+        path: null,
+        scope,
+        ...extra,
+      });
+    const failures = (results: OptimizerResult[]) => results.filter((r) => r.trainAcc < best.trainAcc).length;
+    for (const [method, qValue] of [["greedy", null], ["releasedGreedy", null], ["llmSelector", q], ["llmSelector", lowQ]] as const) {
+      const results = starts.map((s, i) =>
+        method === "greedy" ? greedy(ev, { start: s }) : method === "releasedGreedy" ? releasedGreedy(ev, { start: s }) : llmSelector(ev, { start: s, q: qValue as number, gamma: p.gamma, seed: `${seedText}/start/${i}` }),
+      );
+      summary(results, qValue, seedText, allStarts, failures(results), "allStarts");
+    }
+    // other question sets (world seeds 1 … sweep): is C+C still a trap for greedy, and does LLMSelector still escape?
+    if (sweep > 0) for (const r of plateauRows(sweep, p.train, p.test, q, p.gamma)) rows.push(r);
+    const [A, B, C] = ["A", "B", "C"].map((n) => world.names.indexOf(n));
+    const prices = caseStudyPrices();
+    return {
+      title: `定位-求解案例：LLMSelector 与贪心（模型 A–E，训练题 ${world.train.size} 道，种子 ${seedText}）`,
+      columns: [
+        { key: "method", label: "方法", format: "name" },
+        { key: "start", label: "起点", format: "text" },
+        { key: "worlds", label: "世界种子", format: "text" },
+        { key: "q", label: "诊断器准确率 q", format: "fixed1" },
+        { key: "allocation", label: "最终分配（定位+求解）", format: "text" },
+        { key: "trainAcc", label: "训练准确率", format: "fixed2" },
+        { key: "testAcc", label: "测试准确率", format: "fixed2" },
+        { key: "evaluated", label: "评估的分配数（每轮 K 个）", format: "countOrMean" },
+        { key: "evaluatedReleased", label: "按发布代码计（每轮 K − 1 个）", format: "countOrMean" },
+        { key: "failed", label: "没到最优的次数", format: "int" },
+        { key: "path", label: "搜索路径", format: "text" },
+      ],
+      rows,
+      notes: [
+        `训练准确率：C+C ${f(m[C][C])}，只换定位 A+C ${f(m[A][C])}，只换求解 C+B ${f(m[C][B])}，A+B ${f(m[A][B])}（训练题 ${world.train.size} 道、测试题 ${world.test.size} 道，种子 ${seedText}）。`,
+        `成功概率（由参数算出，定位 / 求解）：${world.models.map((x) => `${x.name} ${f(successProbability(world, x, "locate"))} / ${f(successProbability(world, x, "solve"))}`).join("，")}；每次调用的价格 ${world.names.map((n) => `${n} ${prices[n]}`).join("、")}（§4.6）。`,
+        "贪心 = 在训练准确率上逐个模块爬坡，只换到严格更好的模型。贪心（发布代码）= 作者代码的默认设置 α = 0、β = 1：模块得分只看端到端对错，打平时换到最先记下的候选。一次运行的最终训练准确率低于穷举的最优值，就算没到最优。",
+        `评估的分配数：讲义和我们每轮计 K = ${K} 个；作者代码的计数器每轮加 K − 1 = ${K - 1} 个（当前分配不重复计）。`,
+      ],
+    };
+  },
+  claims: [
+    {
+      id: "local-optimum",
+      says: "C+C 是局部最优：只换定位或只换求解，训练准确率都不更高",
+      lecture: "C+C 0.45；A+C 0.44、C+B 0.44",
+      judge: (t) => {
+        const ex = needRow(t, { method: "exhaustive" });
+        const m = JSON.parse(String(ex.matrix)) as number[][];
+        const names = String(ex.names).split(",");
+        const [A, B, C] = ["A", "B", "C"].map((n) => names.indexOf(n));
+        const neighbours = names.map((_, k) => k).filter((k) => k !== C);
+        const beaten = neighbours.some((k) => m[k][C] > m[C][C] || m[C][k] > m[C][C]);
+        return { holds: !beaten, ours: `C+C ${f(m[C][C])}；A+C ${f(m[A][C])}、C+B ${f(m[C][B])}` };
+      },
+    },
+    {
+      id: "greedy-stuck",
+      says: "从 C+C 出发，贪心停在原地",
+      lecture: "测试集 0.51",
+      judge: (t, p) => {
+        const g = needRow(t, { method: "greedy", start: "C+C", scope: "single" });
+        return { holds: g.allocation === "C+C", ours: `停在 ${g.allocation}，测试集 ${f(need(t, { method: "greedy", start: "C+C", scope: "single" }, "testAcc"))}` };
+      },
+    },
+    {
+      id: "llmselector-escapes",
+      says: "LLMSelector 从 C+C 走到最优的 A+B，诊断器不那么准时也能找到",
+      lecture: "测试集 0.99；诊断器准确率 0.8 也能找到",
+      judge: (t, p) => {
+        const opt = needRow(t, { method: "exhaustive" }).allocation;
+        const rs = needRows(t, { method: "llmSelector", start: "C+C", scope: "single" });
+        const main = rs.find((r) => r.q === p.q) ?? rs[0];
+        const low = rs.find((r) => r.q === p.lowQ) ?? rs[rs.length - 1];
+        return {
+          holds: opt === "A+B" && rs.every((r) => r.allocation === opt),
+          ours: `q = ${f(Number(main.q), 1)}：${main.path}，测试集 ${f(Number(main.testAcc))}；q = ${f(Number(low.q), 1)}：到达 ${low.allocation}`,
+        };
+      },
+    },
+    {
+      id: "all-starts",
+      says: "从每一个初始分配出发：贪心有时停在最优之外，LLMSelector 每次都到达最优",
+      lecture: "25 个起点：贪心失败 8 次，LLMSelector 全部成功",
+      judge: (t, p) => {
+        const g = needRow(t, { method: "greedy", scope: "allStarts" });
+        const ls = needRows(t, { method: "llmSelector", scope: "allStarts" });
+        const lf = ls.map((r) => Number(r.failed));
+        return { holds: Number(g.failed) > 0 && lf.every((x) => x === 0), ours: `贪心失败 ${g.failed} 次，LLMSelector ${lf.join(" / ")} 次（q = ${ls.map((r) => f(Number(r.q), 1)).join(" / ")}）` };
+      },
+    },
+    {
+      id: "budget",
+      says: "从 C+C 出发，LLMSelector 两轮到达最优、再两轮确认不变才停，预算按四轮计",
+      lecture: "评估了 20 个分配（论文报告 10 个）",
+      judge: (t, p) => {
+        const r = needRows(t, { method: "llmSelector", start: "C+C", scope: "single", q: p.q })[0];
+        const rounds = String(r.path).split(" → ").length - 1;
+        const K = Number(r.evaluated) / rounds;
+        return [
+          { reading: "讲义和我们的计数（每轮 K 个）", holds: r.evaluated === 20, ours: `${rounds} 轮 × ${K} = ${r.evaluated} 个` },
+          { reading: "作者代码的计数（每轮 K − 1 个）", holds: r.evaluatedReleased === 20, ours: `${rounds} 轮 × ${K - 1} = ${r.evaluatedReleased} 个` },
+        ];
+      },
+    },
+    {
+      id: "released-greedy",
+      says: "作者代码的默认设置不用诊断器（α = 0），它就是一种贪心：从 C+C 出发同样停在局部最优",
+      judge: (t, p) => {
+        const r = needRow(t, { method: "releasedGreedy", start: "C+C", scope: "single" });
+        const all = needRow(t, { method: "releasedGreedy", scope: "allStarts" });
+        const ours = needRow(t, { method: "greedy", scope: "allStarts" });
+        return { holds: r.allocation === "C+C", ours: `从 C+C：${r.path}；${all.start}起点里 ${all.failed} 次没到最优（我们的贪心 ${ours.failed} 次）` };
+      },
+    },
+    {
+      id: "plateau",
+      says: "换一批题目，C+C 仍不会被单改一个模块超过：贪心从 C+C 出发停住，LLMSelector 走到最优",
+      judge: (t, p) => {
+        needParam(p.sweepSeeds > 0, "sweepSeeds = 0：没有检查其他种子");
+        const g = needRow(t, { method: "greedy", scope: "sweep" });
+        const l = needRow(t, { method: "llmSelector", scope: "sweep" });
+        const n = p.sweepSeeds;
+        const stays = String(g.allocation) === `C+C ×${n}`;
+        return {
+          holds: stays && Number(l.failed) === 0 && Number(g.neverBeatenSeeds) === n,
+          ours: `${n} 个种子：贪心 ${g.allocation}，LLMSelector 没到最优 ${l.failed} 次`,
+          remark: `C+C 严格高于 A+C 和 C+B 的种子 ${g.strictSeeds} 个，其余是打平——打平时贪心也不动：这是一片平台，端到端准确率对"只改一个模块"几乎没有信号`,
+          seeds: { agree: n - Number(l.failed), total: n },
+        };
+      },
+    },
+  ],
+});
+
+/** The heatmap of 04.1's training accuracies with the search paths drawn over it, step numbers at each allocation:
+ * plain data for view's heatmap(); read from the table runDemo("04.1") returned. */
+export function caseStudyPaths(t: Table): {
+  z: number[][]; x: string[]; y: string[]; title: string; xTitle: string; yTitle: string; zTitle: string; zmin: number; zmax: number; reverseY: boolean;
+  paths: Array<{ name: string; points: Array<{ x: number; y: number; label: string }>; offset: number; color: string }>;
+} {
+  const ex = t.rows.find((r) => r.method === "exhaustive" && typeof r.matrix === "string");
+  if (!ex) throw new Error("caseStudyPaths: 需要 runDemo(\"04.1\") 的结果");
+  const z = JSON.parse(String(ex.matrix)) as number[][];
+  const names = String(ex.names).split(",");
+  const picks: Array<[string, string, string, number]> = [
+    ["greedy", "C+C", "#ff7f0e", -0.3],
+    ["llmSelector", "C+C", "#e377c2", 0.17],
+    ["greedy", "E+C", "#ffbb78", -0.17],
+    ["llmSelector", "E+C", "#d62728", 0.3],
+  ];
+  const paths = picks.flatMap(([method, start, color, offset]) => {
+    const r = t.rows.find((x) => x.method === method && x.start === start && typeof x.pathIndices === "string" && (method !== "llmSelector" || x.q === t.params?.q));
+    if (!r) return [];
+    const steps = String(r.pathIndices).split("|").map((s) => s.split(",").map(Number));
+    // one marker per distinct consecutive allocation, labelled with the rounds spent there ("2–4")
+    const points: Array<{ x: number; y: number; label: string }> = [];
+    steps.forEach(([row, col], i) => {
+      const last = points[points.length - 1];
+      if (last && last.x === col && last.y === row) {
+        const first = last.label.split("–")[0];
+        last.label = `${first}–${i}`;
+      } else points.push({ x: col, y: row, label: String(i) });
+    });
+    return [{ name: `${method === "greedy" ? "贪心" : "LLMSelector"}，从 ${start} 出发`, points, offset, color }];
+  });
+  return {
+    z,
+    x: names,
+    y: names,
+    title: "定位-求解：训练准确率与搜索路径（点上的数字 = 第几轮）",
+    xTitle: "求解模块用的模型",
+    yTitle: "定位模块用的模型",
+    zTitle: "训练准确率（答对比例）",
+    zmin: 0,
+    zmax: 1,
+    reverseY: true,
+    paths,
+  };
+}
+
+/** The plateau check of 04.1: from C+C on world seeds 1 … n, where each method ends (summary rows, scope "sweep");
+ * the greedy row also counts the seeds where C+C is strictly above both one-module changes and where no one-module
+ * change beats it. */
+function plateauRows(n: number, train: number, test: number, q: number, gamma: number): Row[] {
+  const per = Array.from({ length: n }, (_, i) => {
+    const s = i + 1;
+    const e = new Evaluator(caseStudyWorld({ seed: s, train, test }), locateSolve());
+    const m = accuracyMatrix(e, "train");
+    const [A, B, C] = ["A", "B", "C"].map((name) => e.world.names.indexOf(name));
+    return {
+      strict: m[C][C] > m[A][C] && m[C][C] > m[C][B],
+      neverBeaten: m.every((row, i2) => row.every((v, j) => (i2 !== C && j !== C) || v <= m[C][C])),
+      optimum: exhaustive(e).trainAcc,
+      K: e.modelCount,
+      runs: { g: greedy(e, { start: "C+C" }), r: releasedGreedy(e, { start: "C+C" }), l: llmSelector(e, { start: "C+C", q, gamma, seed: s }) },
+    };
+  });
+  return (["g", "r", "l"] as const).map((key) => {
+    const rs = per.map((x) => x.runs[key]);
+    return {
+      method: rs[0].method,
+      start: "C+C",
+      worlds: `1–${n}`,
+      q: key === "l" ? q : null,
+      allocation: tally(rs),
+      trainAcc: mean(rs.map((r) => r.trainAcc)),
+      testAcc: mean(rs.map((r) => r.testAcc)),
+      evaluated: mean(rs.map((r) => r.evaluated)),
+      evaluatedReleased: mean(rs.map((r, i) => countedEvaluations(r.rounds, per[i].K, "released"))),
+      failed: rs.filter((r, i) => r.trainAcc < per[i].optimum).length,
+      path: null,
+      scope: "sweep",
+      ...(key === "g" ? { strictSeeds: per.filter((x) => x.strict).length, neverBeatenSeeds: per.filter((x) => x.neverBeaten).length } : {}),
+    };
+  });
+}
