@@ -139,6 +139,9 @@ export function prepareWorkspace({ edition, refresh = [], sourcesDir = NOTEBOOKS
   if (linkProblem) lines.push(linkProblem);
   const manifest = readManifest(dir);
   const texts = editionTexts(edition, sourcesDir);
+  // .jupyter/ regenerated (deleted, a moved clone): the copies lost their trust with the old database; they are the
+  // reader's own, made here, so they are trusted again rather than opening as "Not Trusted".
+  const trustLost = !fs.existsSync(path.join(jupyterEnv().JUPYTER_DATA_DIR, "nbsignatures.db"));
   const written = [];
   const writeCopy = (name, text) => {
     const file = path.join(dir, name);
@@ -174,6 +177,6 @@ export function prepareWorkspace({ edition, refresh = [], sourcesDir = NOTEBOOKS
   }
   if (created > 0) lines.unshift(`${shown(dir)}/：复制了 ${created} 个笔记本（${edition === "student" ? "学生版" : "教师版"}）`);
   writeManifest(dir, edition, manifest);
-  trust(written);
+  trust(trustLost ? [...texts.keys()].map((n) => path.join(dir, n)).filter((f) => fs.existsSync(f)) : written);
   return { dir, lines };
 }
