@@ -1,9 +1,50 @@
-// Starts Jupyter Notebook (Debian's Notebook 6) on 127.0.0.1, opened at notebooks/, with the project-local Jupyter
-// paths so it finds the tslab kernel registered by scripts/setup.mjs. Extra arguments go to Jupyter:
-//   npm start -- --no-browser --port=8890
+// Starts Jupyter Notebook (Debian's Notebook 6) on 127.0.0.1 with the project-local Jupyter paths (so it finds the
+// tslab kernel registered by scripts/setup.mjs), opened at the reader's own copy of the notebooks: workspace/student/
+// (git-ignored; see scripts/workspace.mjs), never the tracked notebooks/. Our options come first; everything else
+// goes to Jupyter:
+//   npm start -- --edition instructor --refresh 03 --no-browser --port=8890
 import { spawn } from "node:child_process";
 import * as path from "node:path";
-import { NOTEBOOKS_DIR, PYTHON, ROOT, isRoot, jupyterEnv } from "./project.mjs";
+import { PYTHON, ROOT, isRoot, jupyterEnv } from "./project.mjs";
+import { EDITIONS, prepareWorkspace, resolveRefresh, shown } from "./workspace.mjs";
+
+const USAGE = "npm start -- [--edition student|instructor] [--refresh NN[,NN…]|all] [Jupyter 的参数，如 --no-browser --port=8890]";
+
+function refuse(message) {
+  console.error(`start: ${message}\nusage: ${USAGE}`);
+  process.exit(2);
+}
+
+/** Our two options (`--edition X`, `--refresh X`, or with `=`) out of argv; the rest is Jupyter's, in order. */
+function splitStartArgs(argv) {
+  const ours = { edition: "student", refresh: [] };
+  const jupyterArgs = [];
+  for (let i = 0; i < argv.length; i++) {
+    const match = /^--(edition|refresh)(?:=(.*))?$/.exec(argv[i]);
+    if (!match) {
+      jupyterArgs.push(argv[i]);
+      continue;
+    }
+    const [, name, inline] = match;
+    const value = inline ?? argv[++i];
+    if (value === undefined || value === "" || (inline === undefined && value.startsWith("--"))) {
+      refuse(name === "edition" ? `--edition 需要一个值：${EDITIONS.join(" 或 ")}` : "--refresh 需要笔记本编号，例如 --refresh 03（或 all）");
+    }
+    if (name === "edition") {
+      if (!EDITIONS.includes(value)) refuse(`--edition 的值 ${JSON.stringify(value)} 不对；可选：${EDITIONS.join(" 或 ")}`);
+      ours.edition = value;
+    } else {
+      const resolved = resolveRefresh(value);
+      if ("error" in resolved) refuse(resolved.error);
+      ours.refresh.push(...resolved.names);
+    }
+  }
+  return { ...ours, jupyterArgs };
+}
+
+const { edition, refresh, jupyterArgs } = splitStartArgs(process.argv.slice(2));
+const { dir, lines } = prepareWorkspace({ edition, refresh });
+for (const line of lines) console.log(`start: ${line}`);
 
 // Keep build/lib in step with lib/ while Jupyter runs: edit a .ts file, then restart the kernel to load it.
 const watcher = spawn(
@@ -17,11 +58,12 @@ const args = [
   "-m",
   "notebook",
   "--ip=127.0.0.1",
-  `--notebook-dir=${NOTEBOOKS_DIR}`,
+  `--notebook-dir=${dir}`,
   ...(isRoot() ? ["--allow-root"] : []), // Notebook refuses to run as root without it (containers, CI boxes)
-  ...process.argv.slice(2),
+  ...jupyterArgs,
 ];
 console.log(`start: ${PYTHON} ${args.join(" ")}`);
+console.log(`start: 打开的是你自己的副本 ${shown(dir)}/（${edition === "student" ? "学生版" : "教师版"}）：改动和答案都存在这里，不会改动 notebooks/ 里的源文件。`);
 console.log("start: open the URL printed below (with its token); stop with Ctrl-C twice.");
 console.log("start: lib/ is recompiled into build/lib on every change (tsc --watch); restart the kernel to pick it up.");
 const child = spawn(PYTHON, args, { stdio: "inherit", env: jupyterEnv() });

@@ -1,9 +1,13 @@
 // Committed notebooks are sources: no outputs, no execution counts, the tslab kernelspec, nbformat 4.5 cell ids,
 // and a title heading first (the handout index uses it). Outputs belong in the handouts, which execute them.
+// Using the lecture cannot make this fail: `npm start` serves the reader's git-ignored copy (workspace/, see
+// scripts/workspace.mjs and test/workspace-server.test.ts), so a failure here means a source was edited and committed
+// with its outputs — open the source itself only to change the course.
+import { spawnSync } from "child_process";
 import * as fs from "fs";
 import * as path from "path";
 import { describe, expect, it } from "vitest";
-import { NOTEBOOKS_DIR } from "./support/processes";
+import { NOTEBOOKS_DIR, ROOT } from "./support/processes";
 
 const TSLAB_KERNELSPEC = { name: "tslab", display_name: "TypeScript", language: "typescript" };
 const names = fs.readdirSync(NOTEBOOKS_DIR).filter((f) => f.endsWith(".ipynb")).sort();
@@ -24,6 +28,12 @@ describe("committed notebooks are clean", () => {
     const link = path.join(NOTEBOOKS_DIR, "lib");
     expect(fs.lstatSync(link).isSymbolicLink()).toBe(true);
     expect(fs.readlinkSync(link)).toBe("../build/lib");
+  });
+
+  it("the reader's copies (workspace/) are git-ignored, so they never show as changes", () => {
+    const copies = ["workspace/student/08-exercises.ipynb", "workspace/instructor/03-preble.backup-2026-01-01-0000.ipynb"];
+    const r = spawnSync("git", ["check-ignore", "--no-index", ...copies], { cwd: ROOT, encoding: "utf8" });
+    expect(r.stdout.trim().split("\n")).toEqual(copies);
   });
 
   for (const name of names) {
