@@ -12,6 +12,10 @@
 // (a temporary file renamed into place), so two kernels writing the same key at once leave one whole file. A file
 // that cannot be read back is ignored and rewritten. Each library version gets a folder of its own; folders of other
 // versions are removed once they are a day old, and a folder keeps at most MAX_ENTRIES results.
+//
+// Parameters holding code the reader wrote (a dispatch policy, a router: a function, or an object with one) bypass
+// the cache: the function's source text would not be enough — it may call a helper or read a constant of another
+// cell that the reader edited — so such a run is always simulated, never read back and never stored.
 import * as crypto from "crypto";
 import * as fs from "fs";
 import * as path from "path";
@@ -66,10 +70,23 @@ export function codeVersion(): string {
   return versionMemo;
 }
 
+/** Whether a parameter value holds a function anywhere (arrays and plain objects are searched). */
+export function holdsFunction(value: unknown, depth = 0): boolean {
+  if (typeof value === "function") return true;
+  if (value === null || typeof value !== "object" || depth > 20) return false;
+  return Object.values(value as Record<string, unknown>).some((v) => holdsFunction(v, depth + 1));
+}
+
 /** JSON with object keys sorted, so that { a, b } and { b, a } are one key. */
 function canonical(value: unknown): string {
   return JSON.stringify(value, (_k, v) =>
-    v && typeof v === "object" && !Array.isArray(v) ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, (v as Record<string, unknown>)[k]])) : typeof v === "number" && !Number.isFinite(v) ? `number:${v}` : v,
+    v && typeof v === "object" && !Array.isArray(v)
+      ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, (v as Record<string, unknown>)[k]]))
+      : typeof v === "number" && !Number.isFinite(v)
+        ? `number:${v}`
+        : typeof v === "function"
+          ? `function:${v.name}:${String(v)}`
+          : v,
   );
 }
 
@@ -102,6 +119,7 @@ export function openResultCache(root: string): ResultCache {
   return {
     dir,
     get(id, params) {
+      if (holdsFunction(params)) return undefined;
       const f = file(id, params);
       let bytes: Buffer;
       try {
@@ -117,6 +135,7 @@ export function openResultCache(root: string): ResultCache {
       }
     },
     set(id, params, table) {
+      if (holdsFunction(params)) return;
       try {
         fs.mkdirSync(dir, { recursive: true });
         prune();

@@ -13,6 +13,7 @@ import { rng } from "../core/rng";
 import { mean, quantile, standardDeviation } from "../core/stats";
 import { boundedParetoSize, JOB_SIZE_DISTRIBUTIONS, JobSizeDistribution } from "./job-sizes";
 import { DISPATCH_POLICIES, DispatchPolicy } from "./policies";
+import { DispatchPolicyInput, isUserPolicy, resolveUserPolicy, UserPolicy, UserPolicyRunner } from "./user-policy";
 import { ArrivalCounter, ArrivalWindow, HerdingMeter, QueueSampler, QueueWindow } from "./observers";
 import { ServerState } from "./server-state";
 
@@ -23,7 +24,9 @@ export interface DispatchOptions {
   utilization: number;
   /** number of jobs simulated (warm-up included) */
   jobs: number;
-  policy: DispatchPolicy;
+  /** a policy of the library by name, or one the reader wrote: `(servers, rng) => server index` or
+   * { name, choose } (lib/dispatch/user-policy.ts) */
+  policy: DispatchPolicyInput;
   /** job-size distribution (default "exponential") */
   sizes?: JobSizeDistribution;
   /** snapshot refresh interval T in mean service times; 0 = live information (default 0) */
@@ -66,7 +69,8 @@ export interface DispatchRun {
   servers: number;
   utilization: number;
   jobs: number;
-  policy: DispatchPolicy;
+  /** the library's policy id, or the display name of the reader's policy */
+  policy: string;
   sizes: JobSizeDistribution;
   refresh: number;
   warmupFraction: number;
@@ -86,7 +90,8 @@ export interface DispatchRun {
   herding?: HerdingStats;
 }
 
-type Resolved = Required<Omit<DispatchOptions, "arrivalWindow" | "queueWindow" | "herding">> & Pick<DispatchOptions, "arrivalWindow" | "queueWindow" | "herding">;
+type Resolved = Required<Omit<DispatchOptions, "arrivalWindow" | "queueWindow" | "herding" | "policy">> &
+  Pick<DispatchOptions, "arrivalWindow" | "queueWindow" | "herding"> & { policy: DispatchPolicy | UserPolicy };
 
 /** Checks and fills in defaults; every bad value throws a ParameterError naming it. */
 export function resolveDispatchOptions(o: DispatchOptions): Resolved {
@@ -95,7 +100,7 @@ export function resolveDispatchOptions(o: DispatchOptions): Resolved {
     servers: checkInteger("servers", o.servers ?? 16, { min: 1 }),
     utilization: checkNumber("utilization", o.utilization, { above: 0, below: 1 }),
     jobs: checkInteger("jobs", o.jobs, { min: 1 }),
-    policy: checkOneOf("policy", o.policy, DISPATCH_POLICIES),
+    policy: isUserPolicy(o.policy) ? resolveUserPolicy(o.policy) : checkOneOf("policy", o.policy, DISPATCH_POLICIES),
     sizes: checkOneOf("sizes", o.sizes ?? "exponential", JOB_SIZE_DISTRIBUTIONS),
     refresh: checkNumber("refresh", o.refresh ?? 0, { min: 0 }),
     warmupFraction: checkNumber("warmupFraction", o.warmupFraction ?? 0.1, { min: 0, below: 1 }),
@@ -129,8 +134,11 @@ export function simulateDispatch(options: DispatchOptions): DispatchRun {
   const meter = o.herding ? new HerdingMeter(N, o.herding.interval, o.herding.queueStep ?? 0.25) : undefined;
   const stale = o.refresh > 0;
   // Queue lengths are kept only when something reads them.
-  const countsKept = o.policy === "jsq" || o.policy === "powerOfTwo" || window !== undefined || meter !== undefined;
-  const state = new ServerState(N, o.policy, stale, countsKept, choice);
+  const user = typeof o.policy === "string" ? null : o.policy;
+  const countsKept = user !== null || o.policy === "jsq" || o.policy === "powerOfTwo" || window !== undefined || meter !== undefined;
+  const state = new ServerState(N, user === null ? (o.policy as DispatchPolicy) : "random", stale, countsKept, choice);
+  // a reader's policy reads the same state through a small object, and draws from the same stream
+  const runner = user === null ? null : new UserPolicyRunner(user, state, stale, choice, o.seed);
   let nextRefresh = o.refresh;
   let refreshes = 0;
   if (stale) {
@@ -152,6 +160,7 @@ export function simulateDispatch(options: DispatchOptions): DispatchRun {
       window?.sampleBefore(r, state.system);
       meter?.sampleBefore(r, state.system);
       state.refresh(r);
+      runner?.refreshedAt(r);
       refreshes++;
       records?.refreshTimes.push(r);
       window?.refreshAt(r);
@@ -162,7 +171,7 @@ export function simulateDispatch(options: DispatchOptions): DispatchRun {
       if (i === warmupJobs) meter.startAt(t);
       meter.sampleBefore(t, state.system);
     }
-    const s = state.choose(t);
+    const s = runner === null ? state.choose(t) : runner.choose(t, i);
     const freeAt = state.lastCompletion[s];
     const done = state.admit(s, t, x);
     if (i >= warmupJobs) {
@@ -184,7 +193,7 @@ export function simulateDispatch(options: DispatchOptions): DispatchRun {
     servers: N,
     utilization: o.utilization,
     jobs,
-    policy: o.policy,
+    policy: user === null ? (o.policy as DispatchPolicy) : user.name,
     sizes: o.sizes,
     refresh: o.refresh,
     warmupFraction: o.warmupFraction,
@@ -208,7 +217,8 @@ export interface SeedResult {
 }
 
 export interface DispatchSummary {
-  policy: DispatchPolicy;
+  /** the library's policy id, or the display name of the reader's policy */
+  policy: string;
   sizes: JobSizeDistribution;
   refresh: number;
   /** averages over seeds of each run's mean and P99 response time (mean service times) */
@@ -235,7 +245,7 @@ export function dispatchAcrossSeeds(options: Omit<DispatchOptions, "seed">, seed
   const means = perSeed.map((r) => r.mean);
   const p99s = perSeed.map((r) => r.p99);
   return {
-    policy: options.policy,
+    policy: isUserPolicy(options.policy) ? resolveUserPolicy(options.policy).name : checkOneOf("policy", options.policy, DISPATCH_POLICIES),
     sizes: options.sizes ?? "exponential",
     refresh: options.refresh ?? 0,
     mean: mean(means),

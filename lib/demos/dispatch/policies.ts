@@ -9,7 +9,7 @@ import { dispatchAcrossSeeds } from "../../dispatch/servers";
 import { erlangArrivalsM1, mg1Mean, mm1, mmc, powerOfDMeanField } from "../../dispatch/theory";
 import { defineDemo } from "../registry";
 import { cannotJudge, f, needParam, needRow, pct, seedsAgreeing, times } from "../claims";
-import { checkDistinct, checkQueueParams, COLUMNS, int, parsePerSeed, perSeedCell, policyNames, QUEUE_DOCS, seedsText, seedStats, TIME_UNIT } from "./shared";
+import { checkDistinct, checkPolicyEntries, checkQueueParams, COLUMNS, int, ownPoliciesNote, parsePerSeed, perSeedCell, policyNames, QUEUE_DOCS, seedsText, seedStats, TIME_UNIT } from "./shared";
 
 /** The exact result for one policy where queueing theory gives one (mean service time 1, utilization ρ). */
 export function policyTheory(sizes: JobSizeDistribution, policy: DispatchPolicy, servers: number, rho: number): { mean: number | null; p99: number | null; model: string } {
@@ -32,7 +32,7 @@ function pick(r: { mean: number; quantile: number }): { mean: number; p99: numbe
 type PoliciesParams = {
   servers: number;
   utilization: number;
-  policies: string[];
+  policies: unknown[];
   sizes: string[];
   jobs: number;
   exponentialSeeds: number;
@@ -95,16 +95,17 @@ export const policiesDemo = defineDemo({
   },
   run(p, { progress }) {
     checkQueueParams(p);
-    const policies = checkDistinct("policies", checkEachOneOf("policies", p.policies, DISPATCH_POLICIES));
+    const entries = checkPolicyEntries("policies", p.policies);
+    const policies = entries.map((e) => e.id);
     const sizesList = checkDistinct("sizes", checkEachOneOf("sizes", p.sizes, JOB_SIZE_DISTRIBUTIONS));
     const runs = SIZE_RUNS(p);
     const rows: Row[] = [];
     for (const sizes of sizesList) {
       const { jobs, seeds } = runs[sizes];
-      for (const policy of policies) {
+      for (const { id: policy, input } of entries) {
         progress?.(`${displayName(sizes)}，${displayName(policy)}`);
-        const r = dispatchAcrossSeeds({ servers: p.servers, utilization: p.utilization, jobs, policy, sizes, warmupFraction: p.warmupFraction }, p.seed, seeds);
-        const th = policyTheory(sizes, policy, p.servers, p.utilization);
+        const r = dispatchAcrossSeeds({ servers: p.servers, utilization: p.utilization, jobs, policy: input, sizes, warmupFraction: p.warmupFraction }, p.seed, seeds);
+        const th = (DISPATCH_POLICIES as readonly string[]).includes(policy) ? policyTheory(sizes, policy as DispatchPolicy, p.servers, p.utilization) : { mean: null, p99: null, model: "你写的策略：没有现成的理论值" };
         rows.push({
           sizes,
           policy,
@@ -131,6 +132,7 @@ export const policiesDemo = defineDemo({
     }
     const warm = sizesList.map((s) => `${sizeLabel(s)}每次 ${int(Math.floor(p.warmupFraction * runs[s].jobs))} 个`).join("，");
     notes.push(`预热：服务器从空开始；按到达顺序最先的 ${pct(p.warmupFraction)} 请求照常模拟，但不计入统计（${warm}）。`);
+    notes.push(...ownPoliciesNote(entries));
     notes.push("理论值是无限长运行的精确期望（平均服务时间 1）：随机派发把泊松流随机分开，每台仍是泊松到达；轮转让每台每隔 N 个请求收到一个，到达间隔是 Erlang-N 分布；最少剩余工作等价于所有服务器共用一条先来先服务的队列。最短队列与二选一在有限台数下没有闭式解。");
     return {
       title: `五种派发策略：${p.servers} 台先来先服务的服务器，利用率 ρ = ${p.utilization}（${policyNames(policies)}）`,
