@@ -74,7 +74,7 @@ describe("the page's dispatch policies", () => {
     const onPage = runDemo("01.2", { ...small, policies: pagePolicies() });
     expect(onPage.rows).toEqual(library.rows);
     expect(onPage.claims).toEqual(library.claims);
-    expect(onPage.notes.join("\n")).toContain("你传入的策略函数");
+    expect((onPage.notes ?? []).join("\n")).toContain("你传入的策略函数");
     const stale = { jobs: 3000, seeds: 2, refreshIntervals: [0, 2] };
     expect(runDemo("01.3", { ...stale, policies: [page.jsq, page.powerOfTwo, page.random] }).rows).toEqual(runDemo("01.3", stale).rows);
     const herd = { jobs: 3000, seeds: 2 };
