@@ -161,11 +161,14 @@ describe("a student's broken policy", () => {
     expect(m2).toContain("queueLength(99)");
   });
 
-  it("spending more than its time budget stops the run at the job where the clock was read", () => {
-    const slow = { name: "慢", timeLimit: 0.05, checkEvery: 1, choose: () => { const until = Date.now() + 5; while (Date.now() < until); return 0; } };
-    const m = failure(slow).message;
-    expect(m).toMatch(/^派发策略 慢 在请求 #\d+（.*）超过了时间上限/);
-    expect(m).toContain("上限 0.05 秒");
+  it("looping forever (or just too long) stops the run at its time limit, naming the job being dispatched", () => {
+    const loops = { name: "转圈", timeLimit: 0.3, choose: (s: { job: number }) => { if (s.job === 40) for (;;) { /* a student's endless loop */ } return 0; } };
+    const m = failure(loops).message;
+    expect(m).toMatch(/^派发策略 转圈 在请求 #40（.*到达时刻 \d+\.\d{3}.*）时还没算完，这次运行超过了时间上限 0.3 秒/);
+    const slow = { name: "慢", timeLimit: 0.05, choose: () => { const until = Date.now() + 5; while (Date.now() < until); return 0; } };
+    expect(failure(slow).message).toMatch(/^派发策略 慢 在请求 #\d+（.*）时还没算完/);
+    // the guard leaves the next run alone
+    expect(simulateDispatch({ ...options, policy: page.jsq }).mean).toBe(simulateDispatch({ ...options, policy: "jsq" }).mean);
   });
 
   it("in a demo: the same one line, and no table", () => {

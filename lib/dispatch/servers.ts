@@ -13,7 +13,7 @@ import { rng } from "../core/rng";
 import { mean, quantile, standardDeviation } from "../core/stats";
 import { boundedParetoSize, JOB_SIZE_DISTRIBUTIONS, JobSizeDistribution } from "./job-sizes";
 import { DISPATCH_POLICIES, DispatchPolicy } from "./policies";
-import { DispatchPolicyInput, isUserPolicy, resolveUserPolicy, UserPolicy, UserPolicyRunner } from "./user-policy";
+import { DispatchPolicyInput, isUserPolicy, resolveUserPolicy, RunWatch, UserPolicy, UserPolicyRunner, withTimeLimit } from "./user-policy";
 import { ArrivalCounter, ArrivalWindow, HerdingMeter, QueueSampler, QueueWindow } from "./observers";
 import { ServerState } from "./server-state";
 
@@ -114,6 +114,12 @@ export function resolveDispatchOptions(o: DispatchOptions): Resolved {
 
 export function simulateDispatch(options: DispatchOptions): DispatchRun {
   const o = resolveDispatchOptions(options);
+  const policy = o.policy;
+  // a reader's policy runs under its time limit (lib/dispatch/user-policy.ts)
+  return typeof policy === "string" ? simulate(o) : withTimeLimit(policy, (watch) => simulate(o, watch));
+}
+
+function simulate(o: Resolved, watch?: RunWatch): DispatchRun {
   const N = o.servers;
   const jobs = o.jobs;
   const root = rng(o.seed);
@@ -139,6 +145,7 @@ export function simulateDispatch(options: DispatchOptions): DispatchRun {
   const state = new ServerState(N, user === null ? (o.policy as DispatchPolicy) : "random", stale, countsKept, choice);
   // a reader's policy reads the same state through a small object, and draws from the same stream
   const runner = user === null ? null : new UserPolicyRunner(user, state, stale, choice, o.seed);
+  if (watch && runner) watch.runner = runner;
   let nextRefresh = o.refresh;
   let refreshes = 0;
   if (stale) {

@@ -6,8 +6,10 @@
 // built-in does (rng.int for a sample, rng.uniform for a tie) makes the same decisions for the same seed.
 //
 // Whatever the function does wrong stops the run with one Chinese line naming the job (its index and arrival time)
-// and what came back: not a server index, an exception, or more wall time than its budget (checked every
-// `checkEvery` calls; a single call that never returns cannot be interrupted from inside — stop the kernel).
+// and what came back: not a server index, an exception, or more wall time than its budget. The budget is enforced
+// by running the whole simulation under node's vm timeout (a watchdog that interrupts any JavaScript, so even a
+// `while (true) {}` inside the reader's function stops), at no cost per call.
+import * as vm from "vm";
 import { ParameterError, shownValue, UserCodeError } from "../core/errors";
 import type { Rng } from "../core/rng";
 import type { DispatchPolicy } from "./policies";
@@ -47,8 +49,6 @@ export interface NamedPolicy {
   choose: PolicyFunction;
   /** wall-clock seconds one simulation run may spend before it is stopped (default 60) */
   timeLimit?: number;
-  /** how many calls between two looks at the clock (default 1000) */
-  checkEvery?: number;
 }
 
 /** A policy name of the library, or one the reader wrote. */
@@ -59,17 +59,13 @@ export interface UserPolicy {
   readonly name: string;
   readonly choose: PolicyFunction;
   readonly timeLimit: number;
-  readonly checkEvery: number;
 }
 
 export const DEFAULT_POLICY_TIME_LIMIT = 60;
-export const DEFAULT_POLICY_CHECK_EVERY = 1000;
 
-const positive = (name: string, value: unknown, fallback: number, integer: boolean): number => {
+const positive = (name: string, value: unknown, fallback: number): number => {
   if (value === undefined) return fallback;
-  if (typeof value !== "number" || !(value > 0) || !Number.isFinite(value) || (integer && !Number.isInteger(value))) {
-    throw new ParameterError(name, `应为 > 0 的${integer ? "整数" : "有限数"}，实际是 ${shownValue(value)}`);
-  }
+  if (typeof value !== "number" || !(value > 0) || !Number.isFinite(value)) throw new ParameterError(name, `应为 > 0 的有限数（秒），实际是 ${shownValue(value)}`);
   return value;
 };
 
@@ -81,13 +77,12 @@ export function isUserPolicy(p: unknown): p is PolicyFunction | NamedPolicy {
 /** Checks a reader's policy; `parameter` names it in errors (e.g. "policies[2]"). Unnamed functions are called
  * after the parameter. */
 export function resolveUserPolicy(p: PolicyFunction | NamedPolicy, parameter = "policy"): UserPolicy {
-  if (typeof p === "function") return { name: p.name || parameter, choose: p, timeLimit: DEFAULT_POLICY_TIME_LIMIT, checkEvery: DEFAULT_POLICY_CHECK_EVERY };
+  if (typeof p === "function") return { name: p.name || parameter, choose: p, timeLimit: DEFAULT_POLICY_TIME_LIMIT };
   if (typeof p.name !== "string" || p.name === "") throw new ParameterError(`${parameter}.name`, `应为非空字符串（表里这一行的名字），实际是 ${shownValue(p.name)}`);
   return {
     name: p.name,
     choose: p.choose,
-    timeLimit: positive(`${parameter}.timeLimit`, p.timeLimit, DEFAULT_POLICY_TIME_LIMIT, false),
-    checkEvery: positive(`${parameter}.checkEvery`, p.checkEvery, DEFAULT_POLICY_CHECK_EVERY, true),
+    timeLimit: positive(`${parameter}.timeLimit`, p.timeLimit, DEFAULT_POLICY_TIME_LIMIT),
   };
 }
 
@@ -102,8 +97,6 @@ export class UserPolicyRunner implements DispatchServers {
   job = 0;
   now = 0;
   snapshotTime = 0;
-  private calls = 0;
-  private readonly started = Date.now();
 
   constructor(private readonly policy: UserPolicy, private readonly state: ServerState, readonly stale: boolean, private readonly rng: Rng, private readonly seed: number | string) {
     this.count = state.servers;
@@ -133,7 +126,6 @@ export class UserPolicyRunner implements DispatchServers {
     this.now = t;
     this.job = job;
     if (!this.stale) this.snapshotTime = t;
-    if (++this.calls % this.policy.checkEvery === 0) this.checkTime();
     let s: unknown;
     try {
       s = this.policy.choose(this, this.rng);
@@ -152,11 +144,9 @@ export class UserPolicyRunner implements DispatchServers {
     }
   }
 
-  private checkTime(): void {
-    const seconds = (Date.now() - this.started) / 1000;
-    if (seconds > this.policy.timeLimit) {
-      throw this.failure(`超过了时间上限：这次运行已用 ${seconds.toFixed(1)} 秒（上限 ${this.policy.timeLimit} 秒；写成 { name, choose, timeLimit: 秒数 } 可以放宽）`);
-    }
+  /** The error for a run stopped by its time limit while this job was being dispatched. */
+  timedOut(): UserCodeError {
+    return this.failure(`时还没算完，这次运行超过了时间上限 ${this.policy.timeLimit} 秒（函数里有死循环？写成 { name, choose, timeLimit: 秒数 } 可以放宽上限）`);
   }
 
   private failure(what: string): UserCodeError {
@@ -168,4 +158,32 @@ export class UserPolicyRunner implements DispatchServers {
 function describeThrown(e: unknown): string {
   if (e instanceof Error) return `${e.name}: ${String(e.message).split("\n")[0]}`;
   return shownValue(e);
+}
+
+/** Where a guarded run reports the runner it made (for the time-limit message). */
+export interface RunWatch {
+  runner?: UserPolicyRunner;
+}
+
+let guardContext: vm.Context | undefined;
+let guardScript: vm.Script | undefined;
+
+/** Runs `run` (a simulation that calls the reader's policy) under the policy's time limit: node's vm watchdog
+ * interrupts whatever JavaScript is running when the limit passes — an endless loop inside the policy included —
+ * and the run stops with a UserCodeError naming the job being dispatched. */
+export function withTimeLimit<T>(policy: UserPolicy, run: (watch: RunWatch) => T): T {
+  const watch: RunWatch = {};
+  guardContext ??= vm.createContext({ job: null });
+  guardScript ??= new vm.Script("job()");
+  guardContext.job = () => run(watch);
+  try {
+    return guardScript.runInContext(guardContext, { timeout: Math.max(1, Math.ceil(policy.timeLimit * 1000)) }) as T;
+  } catch (e) {
+    if ((e as { code?: string } | null)?.code === "ERR_SCRIPT_EXECUTION_TIMEOUT") {
+      throw watch.runner ? watch.runner.timedOut() : new UserCodeError(`派发策略 ${policy.name} 超过了时间上限 ${policy.timeLimit} 秒`);
+    }
+    throw e;
+  } finally {
+    guardContext.job = null;
+  }
 }
