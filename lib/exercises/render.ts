@@ -52,10 +52,18 @@ export function revealHtml(e: Exercise): string {
   );
 }
 
+/** The rubric a part is graded by hand with: its own (a part answered in words) or its written half's ("为什么"). */
+export function rubricOf(e: Exercise): { label: string; points: number; items: Array<{ points: number; text: string }> } {
+  if (e.rubric) return { label: exerciseLabel(e.id), points: e.points, items: e.rubric };
+  if (e.why) return { label: `${exerciseLabel(e.id)} 为什么`, points: e.why.points, items: e.why.rubric };
+  return { label: exerciseLabel(e.id), points: e.points, items: [] };
+}
+
 export function rubricHtml(e: Exercise): string {
-  const items = (e.rubric ?? []).map((r) => `<li>（${r.points} 分）${escapeHtml(r.text)}</li>`).join("");
+  const r = rubricOf(e);
+  const items = r.items.map((x) => `<li>（${x.points} 分）${escapeHtml(x.text)}</li>`).join("");
   return (
-    `<details class="l11-rubric" style="${FOLD_STYLE}"><summary><b>练习 ${escapeHtml(exerciseLabel(e.id))} 评分标准</b>（共 ${e.points} 分，点开查看）</summary>` +
+    `<details class="l11-rubric" style="${FOLD_STYLE}"><summary><b>练习 ${escapeHtml(r.label)} 评分标准</b>（共 ${r.points} 分，点开查看）</summary>` +
     `<ul>${items}</ul></details>`
   );
 }
