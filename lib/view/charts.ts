@@ -357,3 +357,15 @@ export function facetLines(table: Table, o: ChartOptions & { facet: string; colu
   });
   return { data, layout: layout as Figure["layout"] };
 }
+
+/** The figure with a dashed horizontal line across the whole plot at `y` (on the y axis), labelled at its right end
+ * (e.g. a target the reader should compare the points with). */
+export function withHorizontalLine(figure: Figure, o: { y: number; label: string; color?: string }): Figure {
+  const layout = { ...(figure.layout ?? {}) } as NonNullable<Figure["layout"]>;
+  const color = o.color ?? "#444444";
+  const shapes = Array.isArray(layout.shapes) ? layout.shapes : [];
+  const annotations = Array.isArray(layout.annotations) ? layout.annotations : [];
+  layout.shapes = [...shapes, { type: "line", xref: "paper", x0: 0, x1: 1, yref: "y", y0: o.y, y1: o.y, line: { color, width: 1.5, dash: "dash" } }];
+  layout.annotations = [...annotations, { xref: "paper", x: 1, xanchor: "right", yref: "y", y: o.y, yanchor: "bottom", text: o.label, showarrow: false, font: { color, size: 12 } }];
+  return { ...figure, layout };
+}
