@@ -1,7 +1,7 @@
 import type { Table } from "../core/table";
 import { displayHtml } from "./display";
 import { tableHtml, tableText } from "./table";
-import { claimsMarkdown } from "./claims";
+import { claimsMarkdown, claimsText } from "./claims";
 
 export * from "./table";
 export * from "./plot";
@@ -23,7 +23,7 @@ export function table(t: Table): void {
 export function report(t: Table): void {
   table(t);
   const c = claimsMarkdown(t, { besideTable: true });
-  if (c) displayMarkdown(c);
+  if (c) displayMarkdown(c, claimsText(t));
 }
 
 /** Shows a Table; an alias that reads naturally in cells: show(runDemo("02.1")). */
