@@ -7,6 +7,8 @@ export * from "./table";
 export * from "./plot";
 export * from "./md";
 export * from "./charts";
+export { readableFigure } from "./readable";
+export { figureProblems } from "./figure-check";
 export { partOf } from "./parts";
 export { readingsTable } from "./readings";
 export { displayHtml, displayMarkdown, statusLine, kernel } from "./display";
