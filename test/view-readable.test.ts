@@ -53,6 +53,8 @@ describe("titles, margins and colours", () => {
     for (const l of lines2) expect(displayWidth(l)).toBeLessThanOrEqual(TITLE_WIDTH);
     expect(lines2.join("").replace(/\s/g, "")).toBe(long.replace(/\s/g, ""));
     expect(wrapTitle("短标题")).toEqual(["短标题"]);
+    // a parenthesis moves whole to the next line rather than breaking at its inner space
+    expect(wrapTitle("最短队列 (JSQ)：每台服务器在每个刷新间隔里收到的请求（T = 4，种子 1/0）")).toEqual(["最短队列 (JSQ)：每台服务器在每个刷新间隔里收到的请求", "（T = 4，种子 1/0）"]);
     const r = readableFigure(lines(wideTable(2), { x: "x", y: "y", group: "policy", title: long }));
     const title = layoutOf(r).title;
     expect(title).toMatchObject({ x: 0, xanchor: "left", automargin: true });

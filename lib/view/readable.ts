@@ -13,8 +13,8 @@ import { seriesLook } from "./palette";
 export const TITLE_WIDTH = 70;
 const TITLE_LINE_PX = 21;
 
-/** Breaks a title into lines of at most `width` display columns, preferably after a Chinese comma or colon, before
- * an opening bracket, or at a space. */
+/** Breaks a title into lines of at most `width` display columns: preferably before an opening bracket (a
+ * parenthesis stays whole on the next line), else after a Chinese comma or colon, else at a space. */
 export function wrapTitle(text: string, width = TITLE_WIDTH): string[] {
   const lines: string[] = [];
   let rest = text.trim();
@@ -22,15 +22,16 @@ export function wrapTitle(text: string, width = TITLE_WIDTH): string[] {
     const chars = [...rest];
     let used = 0;
     let cut = 0;
-    let lastBreak = -1;
+    const last = { bracket: -1, punctuation: -1, space: -1 };
     for (let i = 0; i < chars.length; i++) {
       used += displayWidth(chars[i]);
       if (used > width) break;
       cut = i + 1;
-      if ("，、：；）) ".includes(chars[i])) lastBreak = i + 1;
-      if ("（(".includes(chars[i]) && i > 0) lastBreak = i;
+      if ("（(".includes(chars[i]) && i > 0) last.bracket = i;
+      if ("，、：；）)".includes(chars[i])) last.punctuation = i + 1;
+      if (chars[i] === " ") last.space = i + 1;
     }
-    const at = lastBreak > cut / 2 ? lastBreak : cut;
+    const at = [last.bracket, last.punctuation, last.space].find((b) => b > cut / 2) ?? cut;
     lines.push(chars.slice(0, at).join("").trim());
     rest = chars.slice(at).join("").trim();
   }
