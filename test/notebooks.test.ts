@@ -89,6 +89,10 @@ describe("every chart a notebook draws reads at a glance", () => {
         if (!r.summary.find((e) => e.name === stem)?.ok) return; // its failure is reported above
         const drawn = r.figures.get(stem);
         if (!drawn) throw new Error(`${name}: the runner wrote no figures file`);
+        // a notebook that plots has figures in the file (else the dump missed them and the check below proves nothing)
+        const cells = JSON.parse(fs.readFileSync(path.join(NOTEBOOKS_DIR, name), "utf8")).cells as Array<{ cell_type: string; source: string | string[] }>;
+        const plots = cells.some((c) => c.cell_type === "code" && /\bplot\(/.test(Array.isArray(c.source) ? c.source.join("") : c.source));
+        if (plots) expect(drawn.length, `${name}: charts found in its outputs`).toBeGreaterThan(0);
         const problems = drawn.flatMap(({ cell, figure }) => {
           const title = String((figure.layout?.title as { text?: string } | undefined)?.text ?? "").replace(/<br>/g, "");
           return figureProblems(figure).map((p) => `cell ${cell} «${title}»: ${p}`);
