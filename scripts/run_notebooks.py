@@ -30,6 +30,8 @@ the executed notebook, which --executed-dir writes out; a timeout or a dead kern
 --isolate-parts: then the runner starts a fresh kernel, re-runs the set-up cells (metadata grader.setup, e.g. the
 import cell), skips the rest of the failing cell's part (metadata grader.part) and goes on with the next part. For
 handouts: --edition student leaves the cells tagged `instructor` (reference answers, rubrics) out of the HTML.
+For the readability check of every chart (test/notebooks.test.ts): --figures-dir DIR writes DIR/<name>.json, each
+figure the notebook's outputs draw with the cell it came from.
 
 Needs Debian's python3-nbclient and python3-nbconvert (hence /usr/bin/python3, not a pyenv python). The Jupyter
 paths are pointed into the project's .jupyter/ here, so it finds the kernel that `scripts/setup.mjs` registered.
@@ -451,6 +453,34 @@ def write_executed(nb, name, executed_dir):
     return out
 
 
+FIGURE_START = "var f = "  # lib/view/plot.ts figureHtml: `var f = {figure JSON}; window.Plotly.newPlot(...)`
+
+
+def figures_of(nb):
+    """Every Plotly figure the notebook's outputs draw, as [{"cell": index, "figure": {data, layout, config}}]."""
+    decoder = json.JSONDecoder()
+    found = []
+    for index, cell in enumerate(nb.cells):
+        for output in cell.get("outputs", []) if cell.cell_type == "code" else []:
+            html = output.get("data", {}).get("text/html", "")
+            html = "".join(html) if isinstance(html, list) else html
+            at = html.find(FIGURE_START)
+            while at >= 0:
+                figure, end = decoder.raw_decode(html, at + len(FIGURE_START))
+                found.append({"cell": index, "figure": figure})
+                at = html.find(FIGURE_START, end)
+    return found
+
+
+def write_figures(nb, name, figures_dir):
+    """Writes DIR/<name>.json: every figure the executed notebook draws (for the readability check of its charts)."""
+    os.makedirs(figures_dir, exist_ok=True)
+    out = os.path.join(figures_dir, name + ".json")
+    with open(out, "w", encoding="utf-8") as f:
+        json.dump(figures_of(nb), f, ensure_ascii=False)
+    return out
+
+
 def export_html(nb, name, title, html_dir, mathjax_url):
     from nbconvert import HTMLExporter
     from nbconvert.preprocessors import TagRemovePreprocessor
@@ -485,6 +515,8 @@ def report(n, total, path, nb, failures, warnings, seconds, not_run, elapsed, ke
              "cells": [[i, round(s, 3)] for i, s in sorted(seconds.items())]}
     if args.executed_dir:
         write_executed(nb, name, args.executed_dir)
+    if args.figures_dir:
+        write_figures(nb, name, args.figures_dir)
     for index, text in warnings:
         first = text.splitlines()[0] if text else ""
         print(f"    note: {name} cell {index} wrote to stderr: {first[:200]}", flush=True)
@@ -604,6 +636,7 @@ def main():
     parser.add_argument("--isolate-parts", action="store_true",
                         help="with --keep-going: a timeout or a dead kernel replaces the kernel, re-runs the cells marked grader.setup "
                              "and skips only the rest of the failing cell's part (grader.part)")
+    parser.add_argument("--figures-dir", help="write every Plotly figure each notebook draws (JSON, as drawn) to DIR/<name>.json")
     args = parser.parse_args()
     # A word that is not a notebook file (an option this runner does not know, a typo) is refused before any kernel
     # starts, with the usage line.

@@ -1,4 +1,4 @@
-// The reader-facing calls: check(id, answer) shows a ✓ / ✗ / ○ badge and records the result for progress() and
+// The reader-facing calls: check(id, answer) shows a 正确 / 还不对 / 尚未作答 badge and records the result for progress() and
 // for the grader; reveal(id) shows the folded worked answer; rubric(id) the points of a part answered in words.
 import { kernel } from "../view/display";
 import { evaluate, type CheckResult } from "./evaluate";
