@@ -7,6 +7,8 @@ import * as os from "os";
 import * as path from "path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { NOTEBOOKS_DIR, ROOT, ensureKernelSpec, runNotebooks } from "./support/processes";
+import { figureProblems } from "../lib/view/figure-check";
+import type { Figure } from "../lib/view/plot";
 
 const NOTEBOOK_TIMEOUT_MS = 15 * 60_000; // generous: the first test waits for the whole collection (about a minute)
 const FIXTURE_TIMEOUT_MS = 2 * 60_000;
@@ -32,19 +34,24 @@ interface CollectionRun {
   code: number | null;
   output: string;
   summary: SummaryEntry[];
+  /** per notebook name: every chart its outputs draw, as drawn (the runner's --figures-dir) */
+  figures: Map<string, Array<{ cell: number; figure: Figure }>>;
 }
 let collection: Promise<CollectionRun> | null = null;
 function runCollection(): Promise<CollectionRun> {
   if (collection) return collection;
   collection = (async () => {
     const summaryFile = path.join(os.tmpdir(), `notebooks-test-${process.pid}.json`);
+    const figuresDir = fs.mkdtempSync(path.join(os.tmpdir(), "notebooks-test-figures-"));
     const r = await runNotebooks(
       notebooks.map((n) => path.join(NOTEBOOKS_DIR, n)),
-      ["--summary", summaryFile],
+      ["--summary", summaryFile, "--figures-dir", figuresDir],
     );
     const summary: SummaryEntry[] = fs.existsSync(summaryFile) ? JSON.parse(fs.readFileSync(summaryFile, "utf8")) : [];
     fs.rmSync(summaryFile, { force: true });
-    return { code: r.code, output: r.output, summary };
+    const figures = new Map(fs.readdirSync(figuresDir).map((f) => [f.replace(/\.json$/, ""), JSON.parse(fs.readFileSync(path.join(figuresDir, f), "utf8"))]));
+    fs.rmSync(figuresDir, { recursive: true, force: true });
+    return { code: r.code, output: r.output, summary, figures };
   })();
   return collection;
 }
@@ -64,6 +71,33 @@ describe("notebooks execute top to bottom in the tslab kernel", () => {
         if (!entry.ok) throw new Error(`${name} failed after ${entry.seconds.toFixed(1)} s:\n${entry.failure}`);
         expect(entry.cells.length).toBeGreaterThan(0);
         console.log(`${name}: ok in ${entry.seconds.toFixed(1)} s (kernel start ${entry.kernelStartSeconds.toFixed(1)} s, ${entry.cells.length} code cells)`);
+      },
+      NOTEBOOK_TIMEOUT_MS,
+    );
+  }
+});
+
+// Every chart of the run, as the reader sees it (after lib/view's readability pass): a title on every axis, at
+// least two labelled ticks on every log axis, no two series alike (lib/view/figure-check.ts).
+describe("every chart a notebook draws reads at a glance", () => {
+  for (const name of notebooks) {
+    it(
+      name,
+      async () => {
+        const r = await runCollection();
+        const stem = name.replace(/\.ipynb$/, "");
+        if (!r.summary.find((e) => e.name === stem)?.ok) return; // its failure is reported above
+        const drawn = r.figures.get(stem);
+        if (!drawn) throw new Error(`${name}: the runner wrote no figures file`);
+        // a notebook that plots has figures in the file (else the dump missed them and the check below proves nothing)
+        const cells = JSON.parse(fs.readFileSync(path.join(NOTEBOOKS_DIR, name), "utf8")).cells as Array<{ cell_type: string; source: string | string[] }>;
+        const plots = cells.some((c) => c.cell_type === "code" && /\bplot\(/.test(Array.isArray(c.source) ? c.source.join("") : c.source));
+        if (plots) expect(drawn.length, `${name}: charts found in its outputs`).toBeGreaterThan(0);
+        const problems = drawn.flatMap(({ cell, figure }) => {
+          const title = String((figure.layout?.title as { text?: string } | undefined)?.text ?? "").replace(/<br>/g, "");
+          return figureProblems(figure).map((p) => `cell ${cell} «${title}»: ${p}`);
+        });
+        expect(problems, `${name}: ${drawn.length} chart(s)`).toEqual([]);
       },
       NOTEBOOK_TIMEOUT_MS,
     );

@@ -125,6 +125,7 @@ const NAMES: Record<string, string> = {
   dynamoKvRouterRunningKv: "Dynamo（我们第一版的 decode 项）",
   gatewayPrefixScorer: "推理网关前缀打分",
   smallestTree: "最小的树",
+  mooncakeTrace: "Mooncake 对话 trace",
 
   // traces: arrival processes of 03.6 (the replay demo 06.4 uses the router names above); the Azure 2023 traces
   conv: "聊天 (conv)",

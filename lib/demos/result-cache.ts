@@ -13,9 +13,8 @@
 // that cannot be read back is ignored and rewritten. Each library version gets a folder of its own; folders of other
 // versions are removed once they are a day old, and a folder keeps at most MAX_ENTRIES results.
 //
-// Parameters holding code the reader wrote (a dispatch policy, a router: a function, or an object with one) bypass
-// the cache: the function's source text would not be enough — it may call a helper or read a constant of another
-// cell that the reader edited — so such a run is always simulated, never read back and never stored.
+// Parameters holding code the reader wrote (a dispatch policy, a router) never reach the cache: runDemo skips it
+// (holdsFunction in registry.ts). Should a function get here anyway, its name and source text are part of the key.
 import * as crypto from "crypto";
 import * as fs from "fs";
 import * as path from "path";
@@ -70,13 +69,6 @@ export function codeVersion(): string {
   return versionMemo;
 }
 
-/** Whether a parameter value holds a function anywhere (arrays and plain objects are searched). */
-export function holdsFunction(value: unknown, depth = 0): boolean {
-  if (typeof value === "function") return true;
-  if (value === null || typeof value !== "object" || depth > 20) return false;
-  return Object.values(value as Record<string, unknown>).some((v) => holdsFunction(v, depth + 1));
-}
-
 /** JSON with object keys sorted, so that { a, b } and { b, a } are one key. */
 function canonical(value: unknown): string {
   return JSON.stringify(value, (_k, v) =>
@@ -119,7 +111,6 @@ export function openResultCache(root: string): ResultCache {
   return {
     dir,
     get(id, params) {
-      if (holdsFunction(params)) return undefined;
       const f = file(id, params);
       let bytes: Buffer;
       try {
@@ -135,7 +126,6 @@ export function openResultCache(root: string): ResultCache {
       }
     },
     set(id, params, table) {
-      if (holdsFunction(params)) return;
       try {
         fs.mkdirSync(dir, { recursive: true });
         prune();

@@ -56,6 +56,9 @@ export interface Exercise {
   explanation: () => string;
   /** for the parts answered in words: what earns the points */
   rubric?: RubricItem[];
+  /** a checked part's written half (the "why" of 1(b), 6(b)): its own "你的答案" cell (grade_id ex<id>_why),
+   * graded by hand with this rubric */
+  why?: { question: string; points: number; rubric: RubricItem[] };
 }
 
 const exercises = new Map<string, Exercise>();
@@ -65,6 +68,10 @@ export function registerExercise(exercise: Exercise): void {
   if (exercise.rubric) {
     const sum = exercise.rubric.reduce((a, r) => a + r.points, 0);
     if (sum !== exercise.points) throw new Error(`exercise ${exercise.id}: rubric adds up to ${sum}, points say ${exercise.points}`);
+  }
+  if (exercise.why) {
+    const sum = exercise.why.rubric.reduce((a, r) => a + r.points, 0);
+    if (sum !== exercise.why.points) throw new Error(`exercise ${exercise.id}: the why rubric adds up to ${sum}, its points say ${exercise.why.points}`);
   }
   exercises.set(exercise.id, exercise);
 }

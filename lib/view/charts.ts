@@ -4,6 +4,7 @@ import { rowsWhere } from "../core/table";
 import { displayName } from "../core/glossary";
 import { headerText } from "./table";
 import type { Figure } from "./plot";
+import { seriesLook } from "./palette";
 
 function column(table: Table, key: string): Column {
   const c = table.columns.find((col) => col.key === key);
@@ -125,11 +126,12 @@ export function lines(all: Table, o: ChartOptions): Figure {
   const gs = groups(table, o.group);
   const data: Figure["data"] = [];
   gs.forEach((g, i) => {
-    const color = o.dashed ? { line: { color: PALETTE[i % PALETTE.length] }, marker: { color: PALETTE[i % PALETTE.length] } } : {};
+    const look = seriesLook(i, gs.length);
+    const color = o.dashed ? { line: { color: look.color, ...(look.dash !== "solid" ? { dash: look.dash } : {}) }, marker: { color: look.color } } : {};
     data.push({ type: "scatter", mode: o.mode ?? "lines+markers", name: g.name, x: g.rows.map((r) => r[o.x]), y: g.rows.map((r) => r[o.y]), ...errorBars(table, o, g.rows), ...color });
     if (o.dashed) {
       const name = `${g.name ? `${g.name} · ` : ""}${headerText(column(table, o.dashed))}`;
-      data.push({ type: "scatter", mode: "lines", name, x: g.rows.map((r) => r[o.x]), y: g.rows.map((r) => r[o.dashed as string]), line: { color: PALETTE[i % PALETTE.length], dash: "dot" } });
+      data.push({ type: "scatter", mode: "lines", name, x: g.rows.map((r) => r[o.x]), y: g.rows.map((r) => r[o.dashed as string]), line: { color: look.color, dash: "dot" } });
     }
   });
   return { data, layout: axes(table, o) };
@@ -299,7 +301,10 @@ export function columnBars(table: Table, o: { x: string; columns: string[]; titl
   };
 }
 
-const PALETTE = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf"];
+/** A series' line: its colour, and its dash past the palette. */
+function lineOf(look: { color: string; dash: string }): { color: string; dash?: string } {
+  return look.dash === "solid" ? { color: look.color } : { color: look.color, dash: look.dash };
+}
 
 /** Lines with markers in a grid of small charts, one per value of `facet` (e.g. one per workload): the same group
  * has the same colour in every panel and one legend entry; each panel has its own y range. `markWhen` names a boolean
@@ -338,7 +343,7 @@ export function facetLines(table: Table, o: ChartOptions & { facet: string; colu
         name: g.name,
         legendgroup: g.name,
         showlegend: firstTime(g.name),
-        line: { color: PALETTE[groupNames.indexOf(g.name) % PALETTE.length] },
+        line: lineOf(seriesLook(groupNames.indexOf(g.name), groupNames.length)),
         marker: o.markWhen ? { symbol: g.rows.map((r) => (r[o.markWhen as string] === true ? "x" : "circle")), size: g.rows.map((r) => (r[o.markWhen as string] === true ? 10 : 6)) } : undefined,
         x: g.rows.map((r) => r[o.x]),
         y: g.rows.map((r) => r[o.y]),
@@ -348,7 +353,7 @@ export function facetLines(table: Table, o: ChartOptions & { facet: string; colu
       });
       if (o.dashed) {
         const name = `${g.name ? `${g.name} · ` : ""}${o.dashedName ?? headerText(column(table, o.dashed))}`;
-        data.push({ type: "scatter", mode: "lines", name, legendgroup: name, showlegend: firstTime(name), line: { color: PALETTE[groupNames.indexOf(g.name) % PALETTE.length], dash: "dot" }, x: g.rows.map((r) => r[o.x]), y: g.rows.map((r) => r[o.dashed as string]), xaxis: `x${axis}`, yaxis: `y${axis}` });
+        data.push({ type: "scatter", mode: "lines", name, legendgroup: name, showlegend: firstTime(name), line: { color: seriesLook(groupNames.indexOf(g.name), groupNames.length).color, dash: "dot" }, x: g.rows.map((r) => r[o.x]), y: g.rows.map((r) => r[o.dashed as string]), xaxis: `x${axis}`, yaxis: `y${axis}` });
       }
     }
     layout[`xaxis${axis}`] = { title: i === 0 || i >= facetValues.length - cols ? o.xTitle ?? headerText(column(table, o.x)) : "", ...(o.logX ? logAxis() : {}) };
@@ -356,4 +361,16 @@ export function facetLines(table: Table, o: ChartOptions & { facet: string; colu
     (layout.annotations as unknown[]).push({ text: `<b>${label(table, o.facet, fv)}</b>`, xref: `x${axis} domain`, yref: `y${axis} domain`, x: 0.5, y: 1.12, showarrow: false, xanchor: "center" });
   });
   return { data, layout: layout as Figure["layout"] };
+}
+
+/** The figure with a dashed horizontal line across the whole plot at `y` (on the y axis), labelled at its right end
+ * (e.g. a target the reader should compare the points with). */
+export function withHorizontalLine(figure: Figure, o: { y: number; label: string; color?: string }): Figure {
+  const layout = { ...(figure.layout ?? {}) } as NonNullable<Figure["layout"]>;
+  const color = o.color ?? "#444444";
+  const shapes = Array.isArray(layout.shapes) ? layout.shapes : [];
+  const annotations = Array.isArray(layout.annotations) ? layout.annotations : [];
+  layout.shapes = [...shapes, { type: "line", xref: "paper", x0: 0, x1: 1, yref: "y", y0: o.y, y1: o.y, line: { color, width: 1.5, dash: "dash" } }];
+  layout.annotations = [...annotations, { xref: "paper", x: 1, xanchor: "right", yref: "y", y: o.y, yanchor: "bottom", text: o.label, showarrow: false, font: { color, size: 12 } }];
+  return { ...figure, layout };
 }

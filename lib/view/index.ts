@@ -1,12 +1,20 @@
 import type { Table } from "../core/table";
 import { displayHtml } from "./display";
 import { tableHtml, tableText } from "./table";
-import { claimsMarkdown } from "./claims";
+import { claimsMarkdown, claimsText } from "./claims";
 
 export * from "./table";
 export * from "./plot";
 export * from "./md";
 export * from "./charts";
+export { readableFigure } from "./readable";
+export { figureProblems } from "./figure-check";
+export { queueLengthChart } from "./queue-chart";
+export type { QueuePanel } from "./queue-chart";
+export { e2DecisionChart } from "./decision-chart";
+export type { E2Decision, E2DecisionKind } from "./decision-chart";
+export { radixTreeSvg, radixTreeText, showRadixTree } from "./radix-tree-svg";
+export type { RadixNodeDrawing } from "./radix-tree-svg";
 export { partOf } from "./parts";
 export { readingsTable } from "./readings";
 export { displayHtml, displayMarkdown, statusLine, kernel } from "./display";
@@ -23,7 +31,7 @@ export function table(t: Table): void {
 export function report(t: Table): void {
   table(t);
   const c = claimsMarkdown(t, { besideTable: true });
-  if (c) displayMarkdown(c);
+  if (c) displayMarkdown(c, claimsText(t));
 }
 
 /** Shows a Table; an alias that reads naturally in cells: show(runDemo("02.1")). */

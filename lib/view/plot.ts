@@ -3,6 +3,7 @@
 import * as fs from "fs";
 import { escapeHtml } from "./table";
 import { displayHtml, Rendered } from "./display";
+import { readableFigure } from "./readable";
 
 export interface Axis {
   title?: string | { text: string };
@@ -71,7 +72,7 @@ function withTitleObjects(figure: Figure): Figure {
 export function figureHtml(figure: Figure, options: { id?: string; includeBundle?: boolean; height?: number } = {}): string {
   checkFigure(figure);
   const id = options.id ?? `l11-plot-${++chartCounter}`;
-  const fig = withTitleObjects(figure);
+  const fig = withTitleObjects(readableFigure(figure));
   const json = JSON.stringify(fig).replace(/</g, "\\u003c");
   const height = options.height ?? 420;
   const bundle = options.includeBundle

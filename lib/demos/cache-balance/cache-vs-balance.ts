@@ -10,7 +10,7 @@ import { defineDemo, DemoContext } from "../registry";
 import { CLUSTER_COLUMNS, policyColumn } from "../columns";
 import { Claim, f, need, needParam, needRows } from "../claims";
 import {
-  checkPolicies, checkReplicas, checkWorkloadSetting, LOAD_ONLY_POLICIES, meanOverSeeds, names, OVERLOAD_NOTE, perSeed, policiesDoc,
+  checkRouterChoices, checkDistinctNames, choiceName, RouterChoice, checkReplicas, checkWorkloadSetting, LOAD_ONLY_POLICIES, meanOverSeeds, names, OVERLOAD_NOTE, perSeed, routerChoicesDoc,
   runSection2, SECTION2_GPU, SECTION2_MODEL, SEED_DOCS, seedList, seedsPhrase, warmupNote, WORKLOADS_DOCS, zipSeeds, meanText, seedsAgreeingAll, section2Defaults, workloadsIn, mean,
 } from "./section2";
 import { totalCache, cacheContents } from "./total-cache";
@@ -24,7 +24,7 @@ export { totalCache, cacheContents, hotSpot, collapse, collapseTimeline, hotSpot
 
 const METRICS_021 = ["meanLatency", "p99Latency", "hitRate", "dispatchHitRate", "oracleHitRate", "replication", "maxShare", "slowdown"];
 
-type P021 = ReturnType<typeof section2Defaults> & { policies: string[]; seed: number; seeds: number };
+type P021 = ReturnType<typeof section2Defaults> & { policies: RouterChoice[]; seed: number; seeds: number };
 
 /** The load-only policies present in the table's rows for a workload. */
 function loadOnlyIn(rows: Row[]): string[] {
@@ -146,30 +146,34 @@ export const loadVsCache = defineDemo({
   title: "只看负载 vs 缓存感知的路由",
   defaults: {
     ...section2Defaults(),
-    policies: [...LOAD_ONLY_POLICIES, "prefixAffinity", "thresholdAffinity"],
+    policies: [...LOAD_ONLY_POLICIES, "prefixAffinity", "thresholdAffinity"] as RouterChoice[],
     seed: 1,
     seeds: 3,
   },
-  describe: { ...WORKLOADS_DOCS, policies: policiesDoc(), ...SEED_DOCS },
+  describe: { ...WORKLOADS_DOCS, policies: routerChoicesDoc(), ...SEED_DOCS },
   run(p, ctx: DemoContext) {
     const setting = checkWorkloadSetting(p);
     const replicas = checkReplicas("replicas", p.replicas);
-    const policies = checkPolicies(p.policies);
+    const choices = checkRouterChoices(p.policies);
+    checkDistinctNames(choices.filter((c) => typeof c !== "function").map((c) => choiceName(c)));
+    const labels = choices.map((c) => choiceName(c));
     const seeds = seedList(p);
     const rows: Row[] = [];
     const overloaded: string[] = [];
     for (const { workload, rate, requestCount } of setting) {
-      const perPolicy = new Map<string, Row[]>(policies.map((q) => [q, []]));
+      const perPolicy = choices.map((): Row[] => []);
       for (const seed of seeds) {
         const w = generateWorkload(workload, { rate, seed, requestCount });
-        for (const policy of policies) {
-          ctx.progress?.(`02.1：${displayName(workload)}，${displayName(policy)}，种子 ${seed}`);
-          const m = runSection2(w, replicas, policy, seed).metrics;
-          (perPolicy.get(policy) as Row[]).push({ ...m, overloaded: m.overloaded } as unknown as Row);
-        }
+        choices.forEach((choice, k) => {
+          ctx.progress?.(`02.1：${displayName(workload)}，${displayName(labels[k])}，种子 ${seed}`);
+          const res = runSection2(w, replicas, choice, seed);
+          labels[k] = choiceName(choice, res.routerName);
+          perPolicy[k].push({ ...res.metrics, overloaded: res.metrics.overloaded } as unknown as Row);
+        });
       }
-      for (const policy of policies) {
-        const runs = perPolicy.get(policy) as Row[];
+      checkDistinctNames(labels);
+      for (const [k, policy] of labels.entries()) {
+        const runs = perPolicy[k];
         const over = runs.filter((r) => r.overloaded === true).length;
         if (over > 0) overloaded.push(`${displayName(workload)} / ${displayName(policy)}${seeds.length > 1 ? `（${over}/${seeds.length} 个种子）` : ""}`);
         rows.push(meanOverSeeds({ workload, policy, overloaded: over > 0 }, runs, METRICS_021));
