@@ -3,7 +3,7 @@ import type { Cell, Column, Table } from "../core/table";
 import { rowsWhere } from "../core/table";
 import { displayName } from "../core/glossary";
 import { headerText } from "./table";
-import type { Figure } from "./plot";
+import type { Figure } from "./figure";
 import { seriesLook } from "./palette";
 
 function column(table: Table, key: string): Column {

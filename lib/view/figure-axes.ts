@@ -1,7 +1,7 @@
 // What a Plotly figure draws on each of its axes: the axes its traces use (xaxis, yaxis2 …), their layout, and the
 // numbers plotted on them. Shared by the pass that makes charts readable (readable.ts) and the check that scans
 // every chart of a notebook run (figure-check.ts).
-import type { Axis, Figure } from "./plot";
+import type { Axis, Figure } from "./figure";
 
 export type Trace = Record<string, unknown>;
 

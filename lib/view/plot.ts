@@ -5,17 +5,8 @@ import { escapeHtml } from "./table";
 import { displayHtml, Rendered } from "./display";
 import { readableFigure } from "./readable";
 
-export interface Axis {
-  title?: string | { text: string };
-  type?: "linear" | "log" | "category";
-  [key: string]: unknown;
-}
-
-export interface Figure {
-  data: Array<Record<string, unknown>>;
-  layout?: { title?: string | { text: string }; xaxis?: Axis; yaxis?: Axis; [key: string]: unknown };
-  config?: Record<string, unknown>;
-}
+export type { Axis, Figure } from "./figure";
+import type { Axis, Figure } from "./figure";
 
 let chartCounter = 0;
 let bundleSent = false;

@@ -3,7 +3,7 @@
 // room for rotated tick labels and their titles (automargin); log axes spanning less than two labelled decades get
 // explicit ticks (a P99 between 20 and 80 s showed no label at all, 03.6's bars only "10"); one distinct colour a
 // series (palette.ts), colours the builder chose kept.
-import type { Axis, Figure } from "./plot";
+import type { Axis, Figure } from "./figure";
 import { displayWidth } from "./table";
 import { axesInUse, decadesWithin, positiveRange, SCALED, traceType, type Trace } from "./figure-axes";
 import { seriesLook } from "./palette";
