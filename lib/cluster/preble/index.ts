@@ -9,3 +9,4 @@ export { GlobalNodeInfo } from "./global-tree";
 export type { LoadCost } from "./load-cost";
 export type { AutoscaleEvent, Migration } from "./rebalance";
 export { PrebleRouter } from "./router";
+export type { GpuWindow, IdleNode, PrebleDecide, PrebleDecision, PrebleLoadCostFn, PrebleRedirectFn, PrebleState } from "./page-state";
