@@ -18,7 +18,7 @@ import {
 } from "../lib/index";
 import type { ClusterRequest, ClusterOptions, PrebleDecision, PrebleState, Segment } from "../lib/index";
 import { quotaTaken } from "../lib/demos/preble/index";
-import { loadPageCode } from "./support/page-code";
+import { algorithmCells, loadPageCode } from "./support/page-code";
 
 const NOTEBOOK = "03-preble.ipynb";
 const page = loadPageCode(NOTEBOOK);
@@ -38,6 +38,14 @@ function runScenario(name: string, routerParts: Record<string, unknown> = {}, ov
 describe("notebook 03's algorithm cells", () => {
   it("declare E2, the load cost, the redirect and the priority groups", () => {
     for (const name of ["e2", "cheapest", "windowLoad", "evictionCost", "loadCost", "redirect", "groupOf", "pagePriorityGroups"]) expect(typeof page[name], name).toBe("function");
+  });
+  it("are short plain TypeScript: at most ~30 lines a cell, no typed arrays or bit tricks", () => {
+    const cells = algorithmCells(NOTEBOOK);
+    expect(cells.length).toBeGreaterThanOrEqual(4);
+    for (const c of cells) {
+      expect(c.source.split("\n").length, c.source.slice(0, 60)).toBeLessThanOrEqual(32);
+      expect(c.source).not.toMatch(/Int32Array|Float64Array|Uint\d+Array|<<|>>|Math\.clz32|\bmask\b/);
+    }
   });
 });
 
