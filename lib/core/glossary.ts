@@ -88,6 +88,8 @@ const NAMES: Record<string, string> = {
   argminCandidates: "每块候选 GPU",
   argminLecture: "讲义的读法",
   argminReleased: "开源代码的读法",
+  library: "库里的实现",
+  page: "本页的代码",
 
   // §4–§5 compound systems, optimizers, model routing
   locateSolve: "定位-求解",

@@ -17,6 +17,8 @@ export type { HerdingTimeline } from "./dispatch/index";
 export { SINCE_THEN_WORKLOADS, OUR_POLICIES, PREBLE_POLICIES, PRODUCTION_POLICIES, policyFamily } from "./since-then/index";
 export { compareRouters, ARENA_BASELINES, ARENA_WORKLOADS, ARENA_REQUEST_COUNTS, ARENA_MOONCAKE } from "./since-then/index";
 export type { ArenaRouter, CompareRoutersOptions } from "./since-then/index";
+export { PAGE_SCENARIOS, prebleOnPage, quotaOnPage } from "./preble/index";
+export type { PageScenario, PrebleOnPage, PrebleOnPageOptions } from "./preble/page";
 export { SECTION2_WORKLOADS, SECTION2_MODEL, SECTION2_GPU, LOAD_ONLY_POLICIES } from "./cache-balance/index";
 
 const SECTIONS = [overviewDemos, classicDispatchDemos, cacheBalanceDemos, prebleDemos, llmSelectorDemos, threeLevelsSectionDemos, sinceThenSectionDemos];

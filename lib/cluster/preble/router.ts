@@ -1,7 +1,7 @@
 // Preble's global scheduler as a Router (§3.1–§3.4): the global tree updated at dispatch (global-tree.ts), the window
 // H (window.ts), the load cost L + M + P (load-cost.ts), E2 (e2.ts), rebalancing and autoscaling (rebalance.ts),
 // pairing (pairing.ts). Local scheduling (priority groups) lives in ../lib/cluster/local/prefix-and-priority.ts.
-import { checkInteger } from "../../core/errors";
+import { checkInteger, ParameterError } from "../../core/errors";
 import type { StepModel } from "../../hardware/step-model";
 import type { RequestRecord } from "../record";
 import { ClusterView, EvictionNotice, registerRouter, Router, RouterContext } from "../routers";
@@ -14,6 +14,7 @@ import { PrebleOptions, prebleOptions } from "./options";
 import { AdmissionHitWindow, isDecodeHeavy } from "./pairing";
 import { AutoscaleEvent, maybeAutoscale, migrateImportantNodes, Migration, Redirect } from "./rebalance";
 import { LoadWindow, OutstandingDecode } from "./window";
+import { decideOnPage, PageParts, pageParts, PrebleStateView } from "./page-state";
 
 export class PrebleRouter implements Router {
   readonly name: string;
@@ -49,11 +50,16 @@ export class PrebleRouter implements Router {
   private logP: number[] = [];
   private logGpu: number[] = [];
   private readonly candidates: CandidateRecorder | null;
+  /** the page's decide / loadCost / redirect (options of the same names) and the state they read */
+  private readonly page: PageParts;
+  private readonly state: PrebleStateView | null;
 
   constructor(context: Pick<RouterContext, "replicas" | "step" | "kvCapacity">, options: Record<string, unknown> = {}, name = "preble") {
     const R = checkInteger("replicas", context.replicas, { min: 1, max: 30 });
     this.replicas = R;
-    this.options = prebleOptions(R, context.kvCapacity, options);
+    const { parts, rest } = pageParts(options);
+    this.page = parts;
+    this.options = prebleOptions(R, context.kvCapacity, rest);
     this.name = name;
     const o = this.options;
     this.global = new GlobalTree(R, o.decodeEstimate === "released" || (o.rebalance && o.rebalanceAction === "migrate"));
@@ -63,7 +69,11 @@ export class PrebleRouter implements Router {
     if (decode !== null) this.global.onImportantAlloc = (info, g, added) => decode.onAlloc(info, g, added);
     this.costs = new LoadCostModel(R, context.step as StepModel, o, this.global, this.window, this.decode);
     this.hits = o.pairing && o.pairingRule === "released" ? new AdmissionHitWindow(R, o.pairingHitWindow) : null;
-    this.e2 = new E2(o, this.global, this.costs, this.window.requestsPerGpu, this.hits, new Redirect(o, this.costs));
+    const redirect = new Redirect(o, this.costs);
+    this.e2 = new E2(o, this.global, this.costs, this.window.requestsPerGpu, this.hits, redirect);
+    if (parts.decide !== null && o.pairing && o.pairingRule === "released") throw new ParameterError("decide", "本页的 E2 只配讲义的搭配规则（pairingRule: \"ours\"）；开源代码的搭配规则请去掉 decide");
+    if (parts.decide === null && (parts.loadCost !== null || parts.redirect !== null)) throw new ParameterError(parts.loadCost !== null ? "loadCost" : "redirect", "只在给了 decide 时才用（本页的 E2 通过 state.loadCost、state.redirect 调用它们）");
+    this.state = parts.decide !== null ? new PrebleStateView(o, this.global, this.costs, this.window, redirect, parts) : null;
     this.migrates = o.rebalance && o.rebalanceAction === "migrate";
     this.candidates = o.recordCandidates > 0 ? new CandidateRecorder(R, o.recordCandidates) : null;
   }
@@ -138,7 +148,8 @@ export class PrebleRouter implements Router {
   route(request: ClusterRequest, view: ClusterView): number {
     this.analyze(request, view.now);
     const d = this.decision;
-    this.e2.decide(request, view, this.dispatches, d);
+    if (this.state !== null) decideOnPage(this.page.decide as NonNullable<PageParts["decide"]>, this.state, request, view, this.dispatches, this.costs, this.window.requestsPerGpu, d);
+    else this.e2.decide(request, view, this.dispatches, d);
     const chosen = d.gpu;
     this.kindCounts[d.kind]++;
     if (d.byL >= 0) {

@@ -12,6 +12,7 @@ import { Claim, f, need, needParam, needRows, times } from "../claims";
 import { COLUMNS, OVERLOAD_NOTE, REPLICAS_DOC, SEED_DOC, WARMUP_NOTE } from "./common";
 import { presentColumns } from "./common";
 import { defineDemo } from "../registry";
+import type { LocalPolicy } from "../../cluster/local/policy";
 
 const num = (x: unknown): number => x as number;
 const GROUPS = 10;
@@ -26,25 +27,32 @@ const ROTATIONS = [
 ] as const;
 type Rotation = (typeof ROTATIONS)[number];
 
-/** One iteration's admissions (up to `take`) of each rotation from a queue holding `perGroup` requests of every group
- * (request i of group g: 100-token prompt with 10·g + 5 cached), by group, highest first. */
+/** One iteration's admissions (up to `take`) of `policy` from a queue holding `perGroup` requests of every group
+ * (request i of group g: 100-token prompt with 10·g + 5 cached): how many came from each group, highest first. */
+export function quotaTaken(policy: LocalPolicy, perGroup: number, take: number): number[] {
+  const cached = new Map<RequestRecord, number>();
+  const waiting: RequestRecord[] = [];
+  for (let i = 0; i < perGroup; i++) {
+    for (let g = 0; g < GROUPS; g++) {
+      const id = waiting.length;
+      const rec = new RequestRecord({ id, arrival: 0, segments: [{ id: 100_000 + id, tokens: 100 }], promptTokens: 100, outputTokens: 1, outputSegment: { id: 200_000 + id, tokens: 1 }, key: 0, keySegment: 0 }, 0);
+      cached.set(rec, 10 * g + 5);
+      waiting.push(rec);
+    }
+  }
+  const order = policy.order(waiting, { now: 0, replica: 0, cachedTokens: (x) => cached.get(x) as number }) ?? waiting;
+  const first = order.slice(0, take);
+  const taken: number[] = [];
+  for (let g = GROUPS - 1; g >= 0; g--) taken.push(first.filter((x) => priorityGroup(cached.get(x) as number, 100, GROUPS) === g).length);
+  return taken;
+}
+
+/** quotaTaken's rows for each rotation (the lecture's and the released one). */
 export function quotaRows(perGroup: number, take: number): Row[] {
   const rows: Row[] = [];
   for (const r of ROTATIONS) {
-    const policy = r.id === "priority" ? priorityGroups() : priorityGroupsPerIteration();
-    const cached = new Map<RequestRecord, number>();
-    const waiting: RequestRecord[] = [];
-    for (let i = 0; i < perGroup; i++) {
-      for (let g = 0; g < GROUPS; g++) {
-        const id = waiting.length;
-        const rec = new RequestRecord({ id, arrival: 0, segments: [{ id: 100_000 + id, tokens: 100 }], promptTokens: 100, outputTokens: 1, outputSegment: { id: 200_000 + id, tokens: 1 }, key: 0, keySegment: 0 }, 0);
-        cached.set(rec, 10 * g + 5);
-        waiting.push(rec);
-      }
-    }
-    const order = policy.order(waiting, { now: 0, replica: 0, cachedTokens: (x) => cached.get(x) as number }) ?? waiting;
-    const first = order.slice(0, take);
-    for (let g = GROUPS - 1; g >= 0; g--) rows.push({ part: "quota", rotation: r.rotation, group: g, priority: g + 1, taken: first.filter((x) => priorityGroup(cached.get(x) as number, 100, GROUPS) === g).length });
+    const taken = quotaTaken(r.id === "priority" ? priorityGroups() : priorityGroupsPerIteration(), perGroup, take);
+    taken.forEach((n, i) => rows.push({ part: "quota", rotation: r.rotation, group: GROUPS - 1 - i, priority: GROUPS - i, taken: n }));
   }
   return rows;
 }
