@@ -295,6 +295,16 @@ describe("compareRouters (the router arena)", () => {
     expect(() => compareRouters([slow], { ...small, timeBudgetSeconds: 0.01 })).toThrow(/^路由器 坏路由器 超出了时间预算：到第 \d+ 个请求（按到达顺序从 0 数；提示 [\d,]+ 个 token）为止，\d+ 次决定共用了 [\d.]+ 秒，预算是每次运行 0.01 秒$/);
   });
 
+  it("a router that never returns: the watchdog stops it with one line naming the request", () => {
+    const looping = bad((request, view) => {
+      if (view.history.length === 5) for (;;) {
+        // an endless loop a student might write
+      }
+      return 0;
+    });
+    expect(() => compareRouters([looping], { ...small, timeBudgetSeconds: 0.1 })).toThrow(/^路由器 坏路由器 在第 5 个请求（按到达顺序从 0 数；提示 [\d,]+ 个 token）上超过了时间上限 10.2 秒（是不是死循环？）$/);
+  }, 30_000);
+
   it("bad arguments are ParameterErrors naming the parameter", () => {
     expect(() => compareRouters([{ name: "x" } as never], small)).toThrow(/参数 routers\[0\]/);
     expect(() => compareRouters(["fastest"], small)).toThrow(/参数 routers\[0\]/);

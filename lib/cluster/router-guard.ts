@@ -4,7 +4,8 @@
 // (`{ name, route(request, view) }`) fail this way often; the reader needs the request and the value, not the
 // simulator's call stack. withTimeBudget adds a limit on the seconds a router may spend deciding (the router arena
 // runs students' code).
-import { inNotebookKernel, ParameterError } from "../core/errors";
+import { inNotebookKernel, ParameterError, UserCodeError } from "../core/errors";
+import { runWithTimeLimit } from "../core/watchdog";
 import type { ClusterView, Router } from "./routers";
 import type { ClusterRequest } from "./workloads";
 
@@ -12,7 +13,7 @@ const inspectCustom = Symbol.for("nodejs.util.inspect.custom");
 
 /** A router failed on a request. Shown in a notebook as one line (like ParameterError); elsewhere with its stack
  * (and, for a thrown error, the original as `cause`). */
-export class RouterError extends Error {
+export class RouterError extends UserCodeError {
   constructor(message: string, readonly routerName: string, readonly requestIndex: number, readonly original?: unknown) {
     super(message);
     this.name = "RouterError";
@@ -64,17 +65,20 @@ export function routeChecked(router: Router, request: ClusterRequest, index: num
 }
 
 /** The router with a limit on the seconds its route() calls may take in one run, in total: past it, the next
- * decision throws a RouterError naming that request. (A call that never returns cannot be stopped from inside the
- * kernel's one thread; a call that returns late is caught when it returns.) The other hooks are passed through. */
-export function withTimeBudget(router: Router, budgetSeconds: number): Router {
+ * decision throws a RouterError naming that request. A call that never returns is stopped by runTimed's watchdog;
+ * `deciding` says which request it was on. The other hooks are passed through. */
+export function withTimeBudget(router: Router, budgetSeconds: number): Router & { deciding: { index: number; request: ClusterRequest } | null } {
   let spent = 0;
   let decisions = 0;
   const now = typeof performance !== "undefined" ? () => performance.now() / 1000 : () => Date.now() / 1000;
-  const timed: Router = {
+  const timed: Router & { deciding: { index: number; request: ClusterRequest } | null } = {
     name: router.name,
+    deciding: null,
     route(request, view) {
       const start = now();
+      timed.deciding = { index: view.history.length, request };
       const replica = router.route(request, view);
+      timed.deciding = null;
       spent += now() - start;
       decisions++;
       if (spent > budgetSeconds) {
@@ -89,4 +93,15 @@ export function withTimeBudget(router: Router, budgetSeconds: number): Router {
     if (typeof f === "function") (timed as unknown as Record<string, unknown>)[hook] = (...args: unknown[]) => f.apply(router, args);
   }
   return timed;
+}
+
+/** Runs a simulation of a timed router (withTimeBudget) with a wall-time limit: a route() call that loops forever is
+ * interrupted (lib/core/watchdog.ts) and becomes a RouterError naming the request it was deciding. */
+export function runTimed<T>(seconds: number, routerOf: () => (Router & { deciding: { index: number; request: ClusterRequest } | null }) | null, run: () => T): T {
+  return runWithTimeLimit(seconds, run, () => {
+    const r = routerOf();
+    const d = r?.deciding;
+    if (!r || !d) return new RouterError(`路由器的运行超过了时间上限 ${seconds} 秒`, r?.name ?? "", -1);
+    return new RouterError(`路由器 ${r.name} 在${describeRequest(d.index, d.request)}上超过了时间上限 ${seconds} 秒（是不是死循环？）`, r.name, d.index);
+  });
 }

@@ -9,9 +9,9 @@
 // and what came back: not a server index, an exception, or more wall time than its budget. The budget is enforced
 // by running the whole simulation under node's vm timeout (a watchdog that interrupts any JavaScript, so even a
 // `while (true) {}` inside the reader's function stops), at no cost per call.
-import * as vm from "vm";
 import { ParameterError, shownValue, UserCodeError } from "../core/errors";
 import type { Rng } from "../core/rng";
+import { runWithTimeLimit } from "../core/watchdog";
 import type { DispatchPolicy } from "./policies";
 import type { ServerState } from "./server-state";
 
@@ -165,25 +165,9 @@ export interface RunWatch {
   runner?: UserPolicyRunner;
 }
 
-let guardContext: vm.Context | undefined;
-let guardScript: vm.Script | undefined;
-
-/** Runs `run` (a simulation that calls the reader's policy) under the policy's time limit: node's vm watchdog
- * interrupts whatever JavaScript is running when the limit passes — an endless loop inside the policy included —
- * and the run stops with a UserCodeError naming the job being dispatched. */
+/** Runs `run` (a simulation that calls the reader's policy) under the policy's time limit (lib/core/watchdog.ts): an
+ * endless loop inside the policy included, the run stops with a UserCodeError naming the job being dispatched. */
 export function withTimeLimit<T>(policy: UserPolicy, run: (watch: RunWatch) => T): T {
   const watch: RunWatch = {};
-  guardContext ??= vm.createContext({ job: null });
-  guardScript ??= new vm.Script("job()");
-  guardContext.job = () => run(watch);
-  try {
-    return guardScript.runInContext(guardContext, { timeout: Math.max(1, Math.ceil(policy.timeLimit * 1000)) }) as T;
-  } catch (e) {
-    if ((e as { code?: string } | null)?.code === "ERR_SCRIPT_EXECUTION_TIMEOUT") {
-      throw watch.runner ? watch.runner.timedOut() : new UserCodeError(`派发策略 ${policy.name} 超过了时间上限 ${policy.timeLimit} 秒`);
-    }
-    throw e;
-  } finally {
-    guardContext.job = null;
-  }
+  return runWithTimeLimit(policy.timeLimit, () => run(watch), () => (watch.runner ? watch.runner.timedOut() : new UserCodeError(`派发策略 ${policy.name} 超过了时间上限 ${policy.timeLimit} 秒`)));
 }

@@ -14,7 +14,7 @@
 import { checkInteger, checkKnownKeys, checkNonEmpty, checkNumber, checkOneOf, ParameterError } from "../../core/errors";
 import { displayName } from "../../core/glossary";
 import type { Row, Table } from "../../core/table";
-import { withTimeBudget } from "../../cluster/router-guard";
+import { runTimed, withTimeBudget } from "../../cluster/router-guard";
 import type { Router, RouterContext, RouterFactory } from "../../cluster/routers";
 import { ClusterOptions, simulateCluster } from "../../cluster/simulate";
 import { ClusterRequest, generateWorkload } from "../../cluster/workloads";
@@ -89,10 +89,10 @@ function checkDistinct(entries: readonly Entry[]): void {
 }
 
 /** The run's router options: a built-in by name; yours on FCFS replicas, timed. */
-function routerOptions(e: Entry, budget: number): Pick<ClusterOptions, "router" | "routerOptions" | "localPolicy"> {
+function routerOptions(e: Entry, budget: number, made: { router: ReturnType<typeof withTimeBudget> | null }): Pick<ClusterOptions, "router" | "routerOptions" | "localPolicy"> {
   if (typeof e.spec === "string") return resolvePolicy(e.spec, "routers");
   const spec = e.spec;
-  const factory: RouterFactory = (ctx, options) => withTimeBudget(typeof spec === "function" ? spec(ctx, options) : spec, budget);
+  const factory: RouterFactory = (ctx, options) => (made.router = withTimeBudget(typeof spec === "function" ? spec(ctx, options) : spec, budget));
   return { router: factory, routerOptions: {}, localPolicy: "fcfs" };
 }
 
@@ -128,7 +128,10 @@ export function compareRouters(routers: readonly ArenaRouter[], options: Compare
   for (const workload of o.workloads) {
     const { requests, replicas } = workloadRun(workload, o.seed, o.counts);
     for (const e of entries) {
-      const res = simulateCluster({ requests, replicas, seed: o.seed, model: SECTION2_MODEL, gpu: SECTION2_GPU, replicationSamples: 0, ...routerOptions(e, o.budget) });
+      const made: { router: ReturnType<typeof withTimeBudget> | null } = { router: null };
+      const options = { requests, replicas, seed: o.seed, model: SECTION2_MODEL, gpu: SECTION2_GPU, replicationSamples: 0, ...routerOptions(e, o.budget, made) };
+      // A router that never returns is stopped by the watchdog (a little past its budget, the run's own work included).
+      const res = typeof e.spec === "string" ? simulateCluster(options) : runTimed(2 * o.budget + 10, () => made.router, () => simulateCluster(options));
       if (typeof e.spec === "function") e.name = res.routerName; // a function's row: the name of the router it made
       const m = res.metrics;
       rows.push({ workload, policy: e.name, yours: !e.builtIn, meanLatency: m.meanLatency, p99Latency: m.p99Latency, hitRate: m.hitRate, maxShare: m.maxShare, overloaded: m.overloaded });
