@@ -7,7 +7,7 @@ import { ParameterError } from "../lib/core/errors";
 import { listDemos, runDemo, getDemo, paramDoc } from "../lib/demos/index";
 import { claimsMarkdown, claimsText } from "../lib/view/claims";
 import { tableHtml, tableText } from "../lib/view/table";
-import { evaluateClaim, need, needRow } from "../lib/demos/claims";
+import { evaluateClaim, need, needRow, notActed } from "../lib/demos/claims";
 import type { Table } from "../lib/core/table";
 import { resultCacheForThisFile } from "./support/result-cache-folder";
 import { ALLOWED_ERRORS, SMALL } from "./support/demo-sizes";
@@ -51,8 +51,15 @@ describe("claims at default parameters", { timeout: 120_000 }, () => {
       const t = defaultTable(d.id);
       for (const c of t.claims ?? []) {
         expect(c.error, `${d.id}/${c.id}: ${c.error}`).toBeUndefined();
-        expect(c.verdict, `${d.id}/${c.id} cannot be judged at defaults: ${c.reason}`).not.toBe("unjudged");
+        // unjudged at defaults only where a mechanism the claim is about never acted, saying so with the count
+        if (c.verdict === "unjudged") expect(c.why, `${d.id}/${c.id} cannot be judged at defaults: ${c.reason}`).toMatch(/触发了 0 次/);
         expect(CJK.test(c.says), `${d.id}/${c.id}: the claim is not in Chinese`).toBe(true);
+        // every verdict that is not "holds", under any reading, carries its reason
+        for (const v of [c, ...(c.readings ?? [])]) {
+          if (v.verdict === "holds") continue;
+          expect(v.why?.trim(), `${d.id}/${c.id}${"reading" in v ? ` (${v.reading})` : ""} is ${v.verdict} without a why`).toBeTruthy();
+          expect(CJK.test(v.why ?? ""), `${d.id}/${c.id}: the why is not in Chinese`).toBe(true);
+        }
       }
       expect(new Set((t.claims ?? []).map((c) => c.id)).size).toBe(t.claims?.length);
       // plain data, so the notebooks' result cache can keep it (a function format, say, could not be cloned)
@@ -131,6 +138,42 @@ describe("judge helpers", () => {
     expect(c.verdict).toBe("holds");
     expect(c.readings?.map((r) => r.verdict)).toEqual(["holds", "fails"]);
     expect(claimsText({ ...t, claims: [c] })).toContain("发布的代码：不成立");
+  });
+  it("a failure carries its why, rendered right under the verdict (notebook and CLI); a holding claim's why is dropped", () => {
+    const fails = evaluateClaim({ id: "f", says: "轮转更快", judge: () => ({ holds: false, ours: "1 对 2", why: "轮转慢了 1 秒" }) }, t, {});
+    const holds = evaluateClaim({ id: "h", says: "随机更慢", judge: () => ({ holds: true, ours: "2 对 1", why: "不该出现" }) }, t, {});
+    expect(fails.why).toBe("轮转慢了 1 秒");
+    expect(holds.why).toBeUndefined();
+    const md = claimsMarkdown({ ...t, claims: [fails, holds] }).split("\n");
+    const at = md.findIndex((l) => l.includes("轮转更快"));
+    expect(md[at + 1]).toBe("    - 原因：轮转慢了 1 秒");
+    expect(md.join("\n")).not.toContain("不该出现");
+    expect(claimsText({ ...t, claims: [fails] })).toContain("原因：轮转慢了 1 秒");
+  });
+  it("a reading whose mechanism never acted is unjudged with the count; the others keep their verdicts", () => {
+    const c = evaluateClaim(
+      { id: "m", says: "再平衡改善 P99", judge: () => [{ reading: "讲义的读法", holds: false, ours: "0%", unjudged: notActed(0, "再平衡", "比值低于 Th_bal") }, { reading: "开源代码的读法", holds: false, ours: "慢 3%", why: "慢了 3%" }] },
+      t,
+      {},
+    );
+    expect(c.verdict).toBe("unjudged");
+    expect(c.why).toBe("再平衡在这次运行里触发了 0 次：比值低于 Th_bal，无从判断它的效果");
+    expect(c.readings?.map((r) => [r.verdict, r.why])).toEqual([["unjudged", c.why], ["fails", "慢了 3%"]]);
+    expect(notActed(3, "再平衡")).toBeUndefined();
+  });
+  it("line mode: one verdict, and one line for the released reading only where it differs (见附录)", () => {
+    const differs = evaluateClaim({ id: "d", says: "说 A", judge: () => [{ reading: "讲义的读法", holds: true, ours: "a" }, { reading: "开源代码的读法", holds: false, ours: "b", why: "开源代码只服务一个组" }] }, t, {});
+    const same = evaluateClaim({ id: "s", says: "说 B", judge: () => [{ reading: "讲义的读法", holds: true, ours: "a" }, { reading: "开源代码的读法", holds: true, ours: "b" }] }, t, {});
+    const md = claimsMarkdown({ ...t, claims: [differs, same] }, { readings: "line" });
+    expect(md).toContain("    - 开源代码的读法下：");
+    expect(md).toContain("开源代码只服务一个组（见附录）");
+    expect(md.match(/开源代码的读法/g)?.length).toBe(1);
+    expect(md).not.toContain("讲义的读法：");
+  });
+  it("a narrower statement of ours is marked as ours", () => {
+    const c = evaluateClaim({ id: "o", says: "我们的说法", ourStatement: true, judge: () => ({ holds: true, ours: "x" }) }, t, {});
+    expect(c.ourStatement).toBe(true);
+    expect(claimsMarkdown({ ...t, claims: [c] })).toContain("我们的说法（我们补充的说法，不是讲义的结论）");
   });
   it("needRow refuses an ambiguous selector", () => {
     const t2: Table = { ...t, rows: [{ policy: "jsq", mean: 1 }, { policy: "jsq", mean: 2 }] };

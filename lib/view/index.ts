@@ -1,7 +1,7 @@
 import type { Table } from "../core/table";
 import { displayHtml } from "./display";
 import { tableHtml, tableText } from "./table";
-import { claimsMarkdown, claimsText } from "./claims";
+import { claimsMarkdown, claimsText, ClaimRenderOptions } from "./claims";
 
 export * from "./table";
 export * from "./plot";
@@ -17,6 +17,8 @@ export { radixTreeSvg, radixTreeText, showRadixTree } from "./radix-tree-svg";
 export type { RadixNodeDrawing } from "./radix-tree-svg";
 export { partOf } from "./parts";
 export { readingsTable } from "./readings";
+export { claimLines, claimLinesMarkdown, claimLine } from "./summary";
+export type { SectionLink } from "./summary";
 export { displayHtml, displayMarkdown, statusLine, kernel } from "./display";
 import { displayMarkdown } from "./display";
 export type { Rendered } from "./display";
@@ -28,9 +30,9 @@ export function table(t: Table): void {
 }
 
 /** A demo's table followed by its judged claims: the usual demo cell ends with report(t). */
-export function report(t: Table): void {
+export function report(t: Table, o: ClaimRenderOptions = {}): void {
   table(t);
-  const c = claimsMarkdown(t, { besideTable: true });
+  const c = claimsMarkdown(t, { besideTable: true, ...o });
   if (c) displayMarkdown(c, claimsText(t));
 }
 

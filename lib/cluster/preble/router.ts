@@ -43,6 +43,13 @@ export class PrebleRouter implements Router {
   private noticesIgnored = 0;
   readonly autoscaleEvents: AutoscaleEvent[] = [];
   readonly migrations: Migration[] = [];
+  /** rebalancing's view (once it may act): the highest busiest ÷ lightest window-load ratio seen at a dispatch, and at
+   * how many dispatches it was above Th_bal (a mechanism that never acted says why, 03.11) */
+  private maxLoadRatio = 0;
+  private aboveThBal = 0;
+  /** migrations that moved a node straight back to the GPU its previous migration took it from */
+  private migratedBack = 0;
+  private readonly lastMigration = new Map<number, number>();
   private logKind: number[] = [];
   private logTime: number[] = [];
   private logL: number[] = [];
@@ -159,7 +166,7 @@ export class PrebleRouter implements Router {
     const L = this.costs.L[chosen];
     const M = this.costs.M[chosen];
     const P = this.costs.P[chosen];
-    if (this.candidates !== null && d.kind === EXPLORE) this.candidates.add(this.costDecisions, view.now, chosen, this.costs.L, this.costs.M, this.costs.P);
+    if (this.candidates !== null && d.kind === EXPLORE) this.candidates.add(this.costDecisions, view.now, chosen, this.costs.L, this.costs.M, this.costs.P, d.byCount);
     this.sumL += L;
     this.sumM += M;
     this.sumP += P;
@@ -191,9 +198,10 @@ export class PrebleRouter implements Router {
     if (this.decode !== null) this.decode.onDispatch(((leaf.payload as GlobalNodeInfo).important.payload as GlobalNodeInfo), g, request.outputTokens);
     if (this.hits !== null) this.hits.onDispatch(record);
     this.dispatches++;
+    if (this.options.rebalance && this.dispatches >= this.options.rebalanceAfter) this.noteLoadRatio();
     if (this.migrates) {
       const moves = migrateImportantNodes(this.options, t, this.window, this.costs, view.now, this.dispatches);
-      for (const m of moves) this.migrations.push(m);
+      for (const m of moves) this.noteMigration(m);
     }
   }
 
@@ -219,6 +227,27 @@ export class PrebleRouter implements Router {
     else if (r === "ignored") this.noticesIgnored++;
   }
 
+  private noteLoadRatio(): void {
+    let max = -Infinity;
+    let min = Infinity;
+    for (let g = 0; g < this.replicas; g++) {
+      const L = this.costs.windowLoad(g);
+      if (L > max) max = L;
+      if (L < min) min = L;
+    }
+    const ratio = min > 0 ? max / min : max > 0 ? Infinity : 1;
+    if (ratio > this.maxLoadRatio) this.maxLoadRatio = ratio;
+    if (ratio > this.options.thBal) this.aboveThBal++;
+  }
+
+  private noteMigration(m: Migration): void {
+    // a node's previous migration, as from × replicas + to: this one undoes it when it goes to → from
+    const last = this.lastMigration.get(m.segment);
+    if (last !== undefined && Math.floor(last / this.replicas) === m.to && last % this.replicas === m.from) this.migratedBack++;
+    this.lastMigration.set(m.segment, m.from * this.replicas + m.to);
+    this.migrations.push(m);
+  }
+
   stats(): Record<string, unknown> {
     const n = this.costDecisions;
     const counts: Record<string, number> = {};
@@ -227,6 +256,10 @@ export class PrebleRouter implements Router {
       ...counts,
       autoscale: this.autoscaleEvents.length,
       migrated: this.migrations.length,
+      migratedBack: this.migratedBack,
+      migratedNodes: this.lastMigration.size,
+      maxLoadRatio: this.maxLoadRatio,
+      aboveThBal: this.aboveThBal,
       meanL: n ? this.sumL / n : NaN,
       meanM: n ? this.sumM / n : NaN,
       meanP: n ? this.sumP / n : NaN,
