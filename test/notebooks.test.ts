@@ -7,7 +7,7 @@ import * as os from "os";
 import * as path from "path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { NOTEBOOKS_DIR, ROOT, ensureKernelSpec, runNotebooks } from "./support/processes";
-import { figureProblems } from "../lib/view/figure-check";
+import { figureProblems } from "../lib/view/figure/check";
 import type { Figure } from "../lib/view/plot";
 
 const NOTEBOOK_TIMEOUT_MS = 15 * 60_000; // generous: the first test waits for the whole collection (about a minute)
@@ -78,7 +78,7 @@ describe("notebooks execute top to bottom in the tslab kernel", () => {
 });
 
 // Every chart of the run, as the reader sees it (after lib/view's readability pass): a title on every axis, at
-// least two labelled ticks on every log axis, no two series alike (lib/view/figure-check.ts).
+// least two labelled ticks on every log axis, no two series alike (lib/view/figure/check.ts).
 describe("every chart a notebook draws reads at a glance", () => {
   for (const name of notebooks) {
     it(

@@ -5,8 +5,8 @@ import { describe, expect, it } from "vitest";
 import { queueLengthChart } from "../lib/view/queue-chart";
 import { e2DecisionChart } from "../lib/view/decision-chart";
 import { placeRadixTree, radixTreeSvg, radixTreeText, type RadixNodeDrawing } from "../lib/view/radix-tree-svg";
-import { figureProblems } from "../lib/view/figure-check";
-import { readableFigure } from "../lib/view/readable";
+import { figureProblems } from "../lib/view/figure/check";
+import { readableFigure } from "../lib/view/figure/readable";
 import { checkFigure } from "../lib/view/plot";
 
 const times = [0, 1, 2, 3, 4, 5, 6, 7, 8];

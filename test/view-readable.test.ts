@@ -5,10 +5,10 @@ import { describe, expect, it } from "vitest";
 import type { Table } from "../lib/core/table";
 import { bars, facetLines, lines, withHorizontalLine } from "../lib/view/charts";
 import { figureHtml, type Figure } from "../lib/view/plot";
-import { logTickValues, readableFigure, tickLabel, wrapTitle, TITLE_WIDTH } from "../lib/view/readable";
-import { figureProblems } from "../lib/view/figure-check";
+import { logTickValues, readableFigure, tickLabel, wrapTitle, TITLE_WIDTH } from "../lib/view/figure/readable";
+import { figureProblems } from "../lib/view/figure/check";
 import { displayWidth } from "../lib/view/table";
-import { PALETTE_10, seriesLook } from "../lib/view/palette";
+import { PALETTE_10, seriesLook } from "../lib/view/figure/palette";
 
 const layoutOf = (f: Figure) => f.layout as Record<string, any>;
 

@@ -3,8 +3,8 @@ import type { Cell, Column, Table } from "../core/table";
 import { rowsWhere } from "../core/table";
 import { displayName } from "../core/glossary";
 import { headerText } from "./table";
-import type { Figure } from "./figure";
-import { seriesLook } from "./palette";
+import type { Figure } from "./figure/figure";
+import { seriesLook } from "./figure/palette";
 
 function column(table: Table, key: string): Column {
   const c = table.columns.find((col) => col.key === key);

@@ -2,7 +2,7 @@
 // it would still have to compute there (missed); the diagonal cached = missed is the decision line. Above it E2
 // exploits (sends the request to that GPU), below it explores (picks the GPU by load cost); a rebalancing move is
 // marked apart. Fed by plain arrays (a demo's decision log).
-import type { Figure } from "./figure";
+import type { Figure } from "./figure/figure";
 import { displayName } from "../core/glossary";
 
 export type E2DecisionKind = "exploit" | "explore" | "rebalance";

@@ -3,10 +3,10 @@
 import * as fs from "fs";
 import { escapeHtml } from "./table";
 import { displayHtml, Rendered } from "./display";
-import { readableFigure } from "./readable";
+import { readableFigure } from "./figure/readable";
 
-export type { Axis, Figure } from "./figure";
-import type { Axis, Figure } from "./figure";
+export type { Axis, Figure } from "./figure/figure";
+import type { Axis, Figure } from "./figure/figure";
 
 let chartCounter = 0;
 let bundleSent = false;

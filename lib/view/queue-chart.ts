@@ -1,8 +1,8 @@
 // §1.3's herding as the lecture draws it: the queue length of every server over time, one panel a dispatcher (e.g.
 // stale JSQ with refresh T = 4 beside power of two). Under stale JSQ the snapshot's shortest queue is flooded until
 // the next refresh, then another: a sawtooth that moves from server to server. Fed by plain arrays (a demo's trace).
-import type { Figure } from "./figure";
-import { seriesLook } from "./palette";
+import type { Figure } from "./figure/figure";
+import { seriesLook } from "./figure/palette";
 
 export interface QueuePanel {
   /** the panel's heading, e.g. "过时的 JSQ（T = 4）" */

@@ -4,7 +4,7 @@
 // of requests); radixTreeText gives the same tree as indented text.
 import { escapeHtml } from "./table";
 import { displayHtml } from "./display";
-import { seriesLook } from "./palette";
+import { seriesLook } from "./figure/palette";
 
 export interface RadixNodeDrawing {
   id: string;

@@ -3,7 +3,7 @@
 // log axis shows at least two labelled ticks within its data; no two series of one chart share a colour and a line
 // style. Pure: it returns the problems in words, empty when there are none.
 import type { Figure } from "./figure";
-import { axesInUse, axisTitleText, decadesWithin, positiveRange, SCALED, traceType, type AxisUse, type Trace } from "./figure-axes";
+import { axesInUse, axisTitleText, decadesWithin, positiveRange, SCALED, traceType, type AxisUse, type Trace } from "./axes";
 import { explicitColour, hasLines, seriesKey } from "./readable";
 import { PALETTE_10 } from "./palette";
 

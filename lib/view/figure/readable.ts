@@ -4,8 +4,8 @@
 // explicit ticks (a P99 between 20 and 80 s showed no label at all, 03.6's bars only "10"); one distinct colour a
 // series (palette.ts), colours the builder chose kept.
 import type { Axis, Figure } from "./figure";
-import { displayWidth } from "./table";
-import { axesInUse, decadesWithin, positiveRange, SCALED, traceType, type Trace } from "./figure-axes";
+import { displayWidth } from "../table";
+import { axesInUse, decadesWithin, positiveRange, SCALED, traceType, type Trace } from "./axes";
 import { seriesLook } from "./palette";
 
 /** Chart titles wrap at this display width (a CJK character counts 2): about 560 px at 16 px, so a title stays left
