@@ -14,6 +14,8 @@ import { configurationRun } from "../lib/cluster/preble/runs";
 import { simulateCluster } from "../lib/cluster/simulate";
 import { figureProblems } from "../lib/view/figure-check";
 import { readableFigure } from "../lib/view/readable";
+import { facetLines } from "../lib/view/charts";
+import type { Table } from "../lib/core/table";
 
 /** A view of 3 servers (ring capacity 4) holding the given completion times, server 0's starting mid-ring. */
 function view(inSystem: number[][]): QueueView {
@@ -179,5 +181,29 @@ describe("the global tree at dispatch (§3.1)", () => {
     const svg = radixTreeSvg(t.nodes, { gpuCount: t.gpuCount, title: t.title });
     expect(svg.match(/class="l11-node"/g)?.length).toBe(t.nodes.length);
     expect(svg).toContain("font-family:inherit");
+  });
+});
+
+describe("facetLines' marked points (03.12's chosen GPU, 03.1's overloaded cells)", () => {
+  const t: Table = {
+    title: "t",
+    columns: [{ key: "panel", label: "面板" }, { key: "x", label: "序号" }, { key: "y", label: "代价（秒）" }, { key: "gpu", label: "GPU" }, { key: "chosen", label: "选中" }],
+    rows: [
+      { panel: "a", x: 0, y: 5, gpu: 0, chosen: true },
+      { panel: "a", x: 0, y: 6, gpu: 1, chosen: false },
+      { panel: "a", x: 1, y: 7, gpu: 0, chosen: false },
+      { panel: "a", x: 1, y: 4, gpu: 1, chosen: true },
+      { panel: "b", x: 0, y: 3, gpu: 0, chosen: false },
+      { panel: "b", x: 0, y: 2, gpu: 1, chosen: true },
+    ],
+  };
+  it("draws them as one cross trace per panel after (over) the panel's lines, each cross in its group's colour", () => {
+    const f = facetLines(t, { facet: "panel", x: "x", y: "y", group: "gpu", markWhen: "chosen" });
+    expect(f.data.map((d) => [d.name, d.xaxis])).toEqual([["0", "x"], ["1", "x"], ["选中", "x"], ["0", "x2"], ["1", "x2"], ["选中", "x2"]]);
+    const lineColour = (i: number) => (f.data[i].line as { color: string }).color;
+    expect(f.data[2]).toMatchObject({ mode: "markers", x: [0, 1], y: [5, 4], showlegend: true });
+    expect((f.data[2].marker as { color: string[] }).color).toEqual([lineColour(0), lineColour(1)]);
+    expect(f.data[5]).toMatchObject({ x: [0], y: [2], showlegend: false });
+    expect(figureProblems(readableFigure(f))).toEqual([]);
   });
 });
