@@ -14,7 +14,7 @@ import { mean, quantile, standardDeviation } from "../core/stats";
 import { boundedParetoSize, JOB_SIZE_DISTRIBUTIONS, JobSizeDistribution } from "./job-sizes";
 import { DISPATCH_POLICIES, DispatchPolicy } from "./policies";
 import { DispatchPolicyInput, isUserPolicy, resolveUserPolicy, RunWatch, UserPolicy, UserPolicyRunner, withTimeLimit } from "./user-policy";
-import { ArrivalCounter, ArrivalWindow, HerdingMeter, QueueSampler, QueueWindow } from "./observers";
+import { ArrivalCounter, ArrivalWindow, HerdingMeter, QueueSampler, QueueTraceWindow, QueueTracer, QueueWindow } from "./observers";
 import { ServerState } from "./server-state";
 
 export interface DispatchOptions {
@@ -40,6 +40,8 @@ export interface DispatchOptions {
   arrivalWindow?: ArrivalWindow;
   /** sample every server's queue length every `step` on [from, to) */
   queueWindow?: QueueWindow;
+  /** every server's exact queue length on [from, to): each arrival and completion in the window (§1.3's sawtooth) */
+  queueTrace?: QueueTraceWindow;
   /** herding statistics over the measured jobs: the share of each interval's arrivals sent to its most-fed server
    * (intervals of this length), and queue spread / longest queue sampled every `queueStep` (default 0.25) */
   herding?: { interval: number; queueStep?: number };
@@ -87,11 +89,12 @@ export interface DispatchRun {
   records?: JobRecords;
   arrivalCounts?: ReturnType<ArrivalCounter["result"]>;
   queueSamples?: ReturnType<QueueSampler["result"]>;
+  queueTrace?: ReturnType<QueueTracer["result"]>;
   herding?: HerdingStats;
 }
 
-type Resolved = Required<Omit<DispatchOptions, "arrivalWindow" | "queueWindow" | "herding" | "policy">> &
-  Pick<DispatchOptions, "arrivalWindow" | "queueWindow" | "herding"> & { policy: DispatchPolicy | UserPolicy };
+type Resolved = Required<Omit<DispatchOptions, "arrivalWindow" | "queueWindow" | "queueTrace" | "herding" | "policy">> &
+  Pick<DispatchOptions, "arrivalWindow" | "queueWindow" | "queueTrace" | "herding"> & { policy: DispatchPolicy | UserPolicy };
 
 /** Checks and fills in defaults; every bad value throws a ParameterError naming it. */
 export function resolveDispatchOptions(o: DispatchOptions): Resolved {
@@ -108,6 +111,7 @@ export function resolveDispatchOptions(o: DispatchOptions): Resolved {
     recordJobs: o.recordJobs ?? false,
     arrivalWindow: o.arrivalWindow,
     queueWindow: o.queueWindow,
+    queueTrace: o.queueTrace,
     herding: o.herding && { interval: checkNumber("herding.interval", o.herding.interval, { above: 0 }), queueStep: checkNumber("herding.queueStep", o.herding.queueStep ?? 0.25, { above: 0 }) },
   };
 }
@@ -137,11 +141,12 @@ function simulate(o: Resolved, watch?: RunWatch): DispatchRun {
   const responseTimes = new Float64Array(jobs - warmupJobs);
   const arrivals = o.arrivalWindow ? new ArrivalCounter(N, o.arrivalWindow) : undefined;
   const window = o.queueWindow ? new QueueSampler(N, o.queueWindow) : undefined;
+  const trace = o.queueTrace ? new QueueTracer(N, o.queueTrace, o.utilization * N) : undefined;
   const meter = o.herding ? new HerdingMeter(N, o.herding.interval, o.herding.queueStep ?? 0.25) : undefined;
   const stale = o.refresh > 0;
   // Queue lengths are kept only when something reads them.
   const user = typeof o.policy === "string" ? null : o.policy;
-  const countsKept = user !== null || o.policy === "jsq" || o.policy === "powerOfTwo" || window !== undefined || meter !== undefined;
+  const countsKept = user !== null || o.policy === "jsq" || o.policy === "powerOfTwo" || window !== undefined || meter !== undefined || trace !== undefined;
   const state = new ServerState(N, user === null ? (o.policy as DispatchPolicy) : "random", stale, countsKept, choice);
   // a reader's policy reads the same state through a small object, and draws from the same stream
   const runner = user === null ? null : new UserPolicyRunner(user, state, stale, choice, o.seed);
@@ -152,6 +157,7 @@ function simulate(o: Resolved, watch?: RunWatch): DispatchRun {
     refreshes = 1;
     records?.refreshTimes.push(0);
     window?.refreshAt(0);
+    trace?.refreshAt(0);
   }
 
   let t = 0;
@@ -161,6 +167,7 @@ function simulate(o: Resolved, watch?: RunWatch): DispatchRun {
     // the arithmetic of jobSizeSampler, inline: one call site per distribution keeps V8's feedback monomorphic
     const u = sizeStream.uniform();
     const x = heavy ? boundedParetoSize(u) : -Math.log(1 - u);
+    trace?.beforeArrival(t, state.system);
     if (stale && t >= nextRefresh) {
       const r = Math.floor(t / o.refresh) * o.refresh;
       // samples before r first: the refresh drops the jobs done by r
@@ -171,6 +178,7 @@ function simulate(o: Resolved, watch?: RunWatch): DispatchRun {
       refreshes++;
       records?.refreshTimes.push(r);
       window?.refreshAt(r);
+      trace?.refreshAt(r);
       nextRefresh = r + o.refresh;
     }
     window?.sampleBefore(t, state.system);
@@ -187,6 +195,7 @@ function simulate(o: Resolved, watch?: RunWatch): DispatchRun {
       meter?.arrival(t, s);
     }
     arrivals?.arrival(t, s);
+    trace?.arrival(t, s, done);
     if (records) {
       records.arrival[i] = t;
       records.size[i] = x;
@@ -196,6 +205,7 @@ function simulate(o: Resolved, watch?: RunWatch): DispatchRun {
     }
   }
 
+  trace?.end(state.system);
   return {
     servers: N,
     utilization: o.utilization,
@@ -213,6 +223,7 @@ function simulate(o: Resolved, watch?: RunWatch): DispatchRun {
     records,
     arrivalCounts: arrivals?.result(),
     queueSamples: window?.result(),
+    queueTrace: trace?.result(),
     herding: meter?.result(),
   };
 }

@@ -308,11 +308,12 @@ function lineOf(look: { color: string; dash: string }): { color: string; dash?: 
 
 /** Lines with markers in a grid of small charts, one per value of `facet` (e.g. one per workload): the same group
  * has the same colour in every panel and one legend entry; each panel has its own y range. `markWhen` names a boolean
- * column whose true rows are drawn with a cross (e.g. overloaded cells); errorLow / errorHigh (or error) draw error
+ * column whose true rows are drawn with a large cross over every line (one legend entry, `markName`; e.g. overloaded
+ * cells); errorLow / errorHigh (or error) draw error
  * bars as in the other charts; `dashed`, a second column drawn dotted in each group's colour (as in lines(); its
  * legend entries say `dashedName`, default the column's header). `height` and `legendTitle` override the grid's
  * height (px) and the group column's header as the legend's title. */
-export function facetLines(table: Table, o: ChartOptions & { facet: string; columns?: number; markWhen?: string; height?: number; legendTitle?: string; dashedName?: string }): Figure {
+export function facetLines(table: Table, o: ChartOptions & { facet: string; columns?: number; markWhen?: string; markName?: string; height?: number; legendTitle?: string; dashedName?: string }): Figure {
   const facetValues = [...new Set(table.rows.map((r) => r[o.facet]))];
   const cols = Math.min(o.columns ?? 3, facetValues.length);
   const rowsCount = Math.ceil(facetValues.length / cols);
@@ -344,7 +345,7 @@ export function facetLines(table: Table, o: ChartOptions & { facet: string; colu
         legendgroup: g.name,
         showlegend: firstTime(g.name),
         line: lineOf(seriesLook(groupNames.indexOf(g.name), groupNames.length)),
-        marker: o.markWhen ? { symbol: g.rows.map((r) => (r[o.markWhen as string] === true ? "x" : "circle")), size: g.rows.map((r) => (r[o.markWhen as string] === true ? 10 : 6)) } : undefined,
+        marker: o.markWhen ? { size: 4 } : undefined,
         x: g.rows.map((r) => r[o.x]),
         y: g.rows.map((r) => r[o.y]),
         ...errorBars(table, o, g.rows),
@@ -356,11 +357,31 @@ export function facetLines(table: Table, o: ChartOptions & { facet: string; colu
         data.push({ type: "scatter", mode: "lines", name, legendgroup: name, showlegend: firstTime(name), line: { color: seriesLook(groupNames.indexOf(g.name), groupNames.length).color, dash: "dot" }, x: g.rows.map((r) => r[o.x]), y: g.rows.map((r) => r[o.dashed as string]), xaxis: `x${axis}`, yaxis: `y${axis}` });
       }
     }
+    if (o.markWhen) data.push(markedPoints(sub, o as typeof o & { markWhen: string }, groupNames, axis, firstTime));
     layout[`xaxis${axis}`] = { title: i === 0 || i >= facetValues.length - cols ? o.xTitle ?? headerText(column(table, o.x)) : "", ...(o.logX ? logAxis() : {}) };
     layout[`yaxis${axis}`] = { title: i % cols === 0 ? o.yTitle ?? headerText(column(table, o.y)) : "", ...(o.logY ? logAxis() : {}) };
     (layout.annotations as unknown[]).push({ text: `<b>${label(table, o.facet, fv)}</b>`, xref: `x${axis} domain`, yref: `y${axis} domain`, x: 0.5, y: 1.12, showarrow: false, xanchor: "center" });
   });
   return { data, layout: layout as Figure["layout"] };
+}
+
+/** The `markWhen` rows of one panel as large crosses in their group's colour, outlined, drawn after (over) every line
+ * of the panel so that no line hides them; one legend entry (`markName`, default the column's header). */
+function markedPoints(sub: Table, o: ChartOptions & { markWhen: string; markName?: string }, groupNames: string[], axis: string, firstTime: (name: string) => boolean): Record<string, unknown> {
+  const rows = groups(sub, o.group).flatMap((g) => g.rows.filter((r) => r[o.markWhen] === true).map((r) => ({ r, color: seriesLook(groupNames.indexOf(g.name), groupNames.length).color })));
+  const name = o.markName ?? (sub.columns.some((c) => c.key === o.markWhen) ? headerText(column(sub, o.markWhen)) : o.markWhen);
+  return {
+    type: "scatter",
+    mode: "markers",
+    name,
+    legendgroup: name,
+    showlegend: rows.length > 0 && firstTime(name),
+    marker: { symbol: "x", size: 12, color: rows.map((x) => x.color), line: { width: 1.5, color: "#222222" } },
+    x: rows.map((x) => x.r[o.x]),
+    y: rows.map((x) => x.r[o.y]),
+    xaxis: `x${axis}`,
+    yaxis: `y${axis}`,
+  };
 }
 
 /** The figure with a dashed horizontal line across the whole plot at `y` (on the y axis), labelled at its right end

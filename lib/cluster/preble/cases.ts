@@ -65,9 +65,32 @@ export interface UnfinishedDecision {
   missed: number;
 }
 
+/** One segment of the global tree as plain data: its path of segment ids from the root, and the GPUs it is
+ * allocated to (dispatched there, not known to be evicted). */
+export interface GlobalTreeSegment {
+  path: number[];
+  segment: number;
+  tokens: number;
+  gpus: number[];
+}
+
+/** The router's global tree now, parents before children (the root left out). */
+export function globalTreeSnapshot(router: PrebleRouter): GlobalTreeSegment[] {
+  const out: GlobalTreeSegment[] = [];
+  const tree = router.tree;
+  tree.walk((n) => {
+    const alloc = (n.payload as { alloc: number } | undefined)?.alloc ?? 0;
+    const gpus: number[] = [];
+    for (let g = 0; g < 31; g++) if (alloc & (1 << g)) gpus.push(g);
+    out.push({ path: tree.pathOf(n), segment: n.segment, tokens: n.tokens, gpus });
+  });
+  return out;
+}
+
 /** Routes `requests` at their arrival times through a fresh Preble router with `options`, nothing finishing in
- * between (§3.1: the eight samples arrive within milliseconds, long before the first prefill ends). */
-export function decideUnfinished(requests: readonly ClusterRequest[], replicas: number, options: Record<string, unknown>): UnfinishedDecision[] {
+ * between (§3.1: the eight samples arrive within milliseconds, long before the first prefill ends); `after` sees
+ * the router after each dispatch. */
+export function decideUnfinished(requests: readonly ClusterRequest[], replicas: number, options: Record<string, unknown>, after?: (router: PrebleRouter, i: number) => void): UnfinishedDecision[] {
   const router = new PrebleRouter({ replicas, step, kvCapacity: capacity }, { ...options, recordDecisions: true });
   const view = new UnfinishedView(replicas, capacity, step);
   return requests.map((request, i) => {
@@ -76,6 +99,7 @@ export function decideUnfinished(requests: readonly ClusterRequest[], replicas: 
     const gpu = router.route(request, view);
     router.onDispatch(view.dispatch(request, gpu), view);
     const kinds = (router.stats().decisions as { kind: number[] }).kind;
+    after?.(router, i);
     return { gpu, kind: DECISION_KINDS[kinds[i]], cached: m.cached, missed: m.missed };
   });
 }

@@ -56,6 +56,9 @@ export class PrebleRouter implements Router {
   private logM: number[] = [];
   private logP: number[] = [];
   private logGpu: number[] = [];
+  /** the global tree's cluster-wide match at each decision (E2's cached; missed = prompt − cached) */
+  private logCached: number[] = [];
+  private logMissed: number[] = [];
   private readonly candidates: CandidateRecorder | null;
   /** the page's decide / loadCost / redirect (options of the same names) and the state they read */
   private readonly page: PageParts;
@@ -179,6 +182,8 @@ export class PrebleRouter implements Router {
       this.logM.push(M);
       this.logP.push(P);
       this.logGpu.push(chosen);
+      this.logCached.push(this.global.matchCached);
+      this.logMissed.push(request.promptTokens - this.global.matchCached);
     }
     return chosen;
   }
@@ -272,7 +277,7 @@ export class PrebleRouter implements Router {
       autoscaleEvents: this.autoscaleEvents.slice(),
     };
     if (this.candidates !== null) out.candidates = this.candidates.record();
-    if (this.options.recordDecisions) out.decisions = { kind: this.logKind.slice(), time: this.logTime.slice(), gpu: this.logGpu.slice(), L: this.logL.slice(), M: this.logM.slice(), P: this.logP.slice() };
+    if (this.options.recordDecisions) out.decisions = { kind: this.logKind.slice(), time: this.logTime.slice(), gpu: this.logGpu.slice(), L: this.logL.slice(), M: this.logM.slice(), P: this.logP.slice(), cached: this.logCached.slice(), missed: this.logMissed.slice() };
     return out;
   }
 }

@@ -309,3 +309,54 @@ export function herdingTimelines(t: Table, window: { from?: number; intervals?: 
     zmax,
   }));
 }
+
+/** One dispatcher's exact queue lengths over a window (queueLengthChart draws a list of them, one panel each). */
+export interface HerdingQueues {
+  /** the library's policy id, or the name of the reader's policy */
+  policy: string;
+  /** the panel's heading */
+  name: string;
+  times: number[];
+  /** queues[server][i]: jobs on the server (waiting + in service) from times[i] on */
+  queues: number[][];
+  /** the snapshot refreshes inside the window */
+  refreshTimes: number[];
+  /** the server fed most (most arrivals) in each refresh interval of the window, each once, ascending */
+  emphasis: number[];
+}
+
+/** Per refresh interval (k·T ≤ t < (k + 1)·T) of a trace, the server with the most arrivals (the lowest on a tie). */
+export function mostFedServers(times: number[], queues: number[][], refresh: number): number[] {
+  const perInterval = new Map<number, number[]>();
+  for (let i = 1; i < times.length; i++) {
+    const k = Math.floor(times[i] / refresh);
+    queues.forEach((q, s) => {
+      if (q[i] <= q[i - 1]) return;
+      const counts = perInterval.get(k) ?? new Array<number>(queues.length).fill(0);
+      counts[s] += q[i] - q[i - 1];
+      perInterval.set(k, counts);
+    });
+  }
+  const top = [...perInterval.values()].map((c) => c.indexOf(Math.max(...c)));
+  return [...new Set(top)].sort((a, b) => a - b);
+}
+
+/** For a table of demo 01.4: every server's queue length at every arrival and completion on a window of `intervals`
+ * refresh intervals from `from`, for each load-aware policy of the table, from the same run as the table's first
+ * seed (seed/0) — §1.3's sawtooth: under stale JSQ the snapshot's shortest queue climbs until the next refresh.
+ * Memory: the window's jobs, not the run's. */
+export function herdingQueues(t: Table, window: { from?: number; intervals?: number } = {}): HerdingQueues[] {
+  if (t.id !== "01.4" || !t.params) throw new Error("herdingQueues: needs the table of runDemo(\"01.4\", …)");
+  const p = t.params as unknown as HerdingParams;
+  const { refresh, policies } = herdingParams(p);
+  const intervals = checkInteger("intervals", window.intervals ?? 6, { min: 1, max: 200 });
+  const from = checkNumber("from", window.from ?? Math.ceil(200 / refresh) * refresh, { min: 0 });
+  const to = from + intervals * refresh;
+  const jobs = jobsToCover(p.utilization * p.servers, to);
+  return policies.filter(readsLoad).map(({ id: policy, input }) => {
+    const run = simulateDispatch({ servers: p.servers, utilization: p.utilization, jobs, policy: input, refresh, warmupFraction: 0, seed: seedList(p.seed, 1)[0], queueTrace: { from, to } });
+    const trace = run.queueTrace!;
+    const emphasis = mostFedServers(trace.times, trace.lengths, refresh);
+    return { policy, name: `${displayName(policy)}（快照每 ${refresh} 个服务时间刷新，种子 ${String(p.seed)}/0；彩色：每个刷新间隔里收到请求最多的那台）`, times: trace.times, queues: trace.lengths, refreshTimes: trace.refreshTimes, emphasis };
+  });
+}

@@ -27,5 +27,7 @@ export { localEqualDemo } from "./local-equal";
 export { ablationDemo } from "./ablation";
 export { argminDemo } from "./argmin";
 export { requestsFor } from "./common";
+export { e2DecisionLine, globalTreeAtDispatch } from "./pictures";
+export type { E2DecisionPoint, GlobalTreeAtDispatch, TreeSegmentDrawing } from "./pictures";
 
 export const prebleDemos = [azureReplay, figure3Demo, costTermsDemo, hotSpotDemo, autoscaleWindowDemo, localPolicyDemo, samplesDemo, boundaryDemo, schedulerSpeedDemo, localEqualDemo, ablationDemo, argminDemo];

@@ -152,7 +152,9 @@ export function withSeriesColours(data: Trace[]): Trace[] {
     }
     return look;
   };
-  return data.map((t, i) => (keys[i] === "" || explicitColour(t) ? t : coloured(t, lookFor(keys[i]))));
+  // markers coloured point by point (e.g. facetLines' crosses in their groups' colours) keep their colours
+  const pointByPoint = (t: Trace) => !hasLines(t) && Array.isArray((t.marker as { color?: unknown } | undefined)?.color);
+  return data.map((t, i) => (keys[i] === "" || explicitColour(t) || pointByPoint(t) ? t : coloured(t, lookFor(keys[i]))));
 }
 
 /** The figure as it is drawn: readable title, margins, axes, log ticks and series colours. Pure: returns a copy. */
