@@ -12,8 +12,8 @@ import { e2DecisionChart } from "../lib/view/decision-chart";
 import { radixTreeSvg } from "../lib/view/radix-tree-svg";
 import { configurationRun } from "../lib/cluster/preble/runs";
 import { simulateCluster } from "../lib/cluster/simulate";
-import { figureProblems } from "../lib/view/figure-check";
-import { readableFigure } from "../lib/view/readable";
+import { figureProblems } from "../lib/view/figure/check";
+import { readableFigure } from "../lib/view/figure/readable";
 import { facetLines } from "../lib/view/charts";
 import type { Table } from "../lib/core/table";
 
