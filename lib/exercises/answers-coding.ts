@@ -37,8 +37,8 @@ registerCodingExercise({
   points: 9,
   hint: "先看保护条件（在途请求 最多 − 最少 > balanceAbs 且 最多 > balanceRel × 最少），成立就派给在途请求最少的副本；否则按阈值亲和，最长匹配一样长时取负载轻的。",
   rubric: [
-    { points: 1, text: "在途请求 [3, 2, 2, 3]，副本 2 匹配 60 / 100 token ≥ θ：应派给副本 2" },
-    { points: 1, text: "最长匹配 40 / 100 < θ：按负载，应派给在途 token 最少的副本 3（在途 token [500, 300, 400, 200]）" },
+    { points: 1, text: "在途请求 [3, 2, 2, 3]，副本 2 匹配 70 / 100 token ≥ θ：应派给副本 2" },
+    { points: 1, text: "最长匹配 30 / 100 < θ：按负载，应派给在途 token 最少的副本 3（在途 token [500, 300, 400, 200]）" },
     { points: 1, text: "在途请求 [10, 1, 1, 1]：10 − 1 > 8 且 10 > 1.5 × 1，负载保护应派给在途请求最少的副本 1（副本 0 匹配 100 / 100 也不去）" },
     hidden(1, "在途请求 [9, 1, 1, 1]：9 − 1 = 8 不 > 8，保护不动作，应按亲和派给匹配 100 / 100 的副本 0"),
     hidden(1, "在途请求 [30, 20, 20, 20]：差 10 > 8，但 30 不 > 1.5 × 20，应按亲和派给副本 0"),
@@ -58,10 +58,10 @@ registerCodingExercise({
   points: 9,
   hint: "只有 cached > missed（严格大于）才利用；利用只在 s.match.holders 里挑，探索在 s.gpus 里挑；比的是 s.loadCost(g).total，一样低取编号小的；利用选好后问 s.redirect(gpu)。",
   rubric: [
-    { points: 2, text: "练习 3 的情景（4 块 GPU；GPU 2 有系统提示 + 21,000 token 的文档，其余只有系统提示；问题 1,987 token）：cached 21,013 > missed 1,987，应利用 GPU 2" },
     { points: 1, text: "cached = missed = 1,000（不满足 cached > missed），持有者 GPU 2，L + M + P = [0.5, 0.2, 0.9, 0.4] 秒：应探索，选最便宜的 GPU 1" },
     { points: 1, text: "cached 3,000 > missed 1,000，持有者 GPU 1 和 3，L + M + P = [0.1, 0.5, 0.2, 0.3] 秒：应利用，只在持有者里挑最便宜的 GPU 3" },
-    hidden(1, "没有匹配（cached 0、missed 500），L + M + P = [0.4, 0.2, 0.2, 0.3] 秒：应探索，一样便宜时取编号小的 GPU 1"),
+    { points: 1, text: "没有匹配（cached 0、missed 500），L + M + P = [0.4, 0.2, 0.2, 0.3] 秒：应探索，一样便宜时取编号小的 GPU 1" },
+    hidden(2, "练习 3 的情景（4 块 GPU；GPU 2 有系统提示 + 21,000 token 的文档，其余只有系统提示；问题 1,987 token）：cached 21,013 > missed 1,987，应利用 GPU 2"),
     hidden(1, "cached 3,000 > missed 1,000，持有者 GPU 2，事后再平衡要把它改派到 GPU 0：应为再平衡改派 GPU 0"),
     hidden(1, "练习 3 的情景、问题换成 22,000 token：cached 21,013 < missed 22,000，应探索，GPU 与库的 E2 相同"),
     hidden(1, "§3 的工具调用热点（8 块 GPU、E2 + 再平衡、800 个请求）：每个决定都应和库的 E2 相同"),
