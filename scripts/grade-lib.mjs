@@ -211,6 +211,7 @@ function checkedRow(part, cells, stoppedBy, timeoutSeconds) {
       return row;
     }
     row.status = ["correct", "wrong", "unanswered"].includes(record.status) ? record.status : "wrong";
+    if (record.kind === "tests" && record.timedOut === true) row.status = "timeout"; // a test hit runTests' time limit
     row.points = record.kind === "tests" ? Math.min(Number(record.points) || 0, part.points) : row.status === "correct" ? part.points : 0;
     row.note = [String(record.message ?? ""), row.status !== "unanswered" && record.tolerance ? `（${record.tolerance}）` : ""].join("");
     return row;

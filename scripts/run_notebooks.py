@@ -428,6 +428,25 @@ HIDE_INPUT_TAG = "hide-input"
 INSTRUCTOR_TAG = "instructor"
 
 
+def released_source(source):
+    """A cell's source as `npm run release` hands it out (scripts/editions.mjs): the lines between nbgrader's
+    `### BEGIN HIDDEN TESTS` and `### END HIDDEN TESTS` removed, each `### BEGIN SOLUTION` … `### END SOLUTION`
+    region replaced by the stub."""
+    out, mode = [], None
+    for line in source.split("\n"):
+        if "BEGIN HIDDEN TESTS" in line:
+            mode = "hidden"
+        elif "BEGIN SOLUTION" in line:
+            mode = "solution"
+            indent = line[: len(line) - len(line.lstrip())]
+            out += [indent + "// 在这里写你的代码", indent + 'throw new Error("尚未实现");']
+        elif mode and ("END HIDDEN TESTS" in line or "END SOLUTION" in line):
+            mode = None
+        elif mode is None:
+            out.append(line)
+    return "\n".join(out)
+
+
 def apply_edition(nb, edition):
     """The notebook as the given edition shows it: "student" drops the cells tagged `instructor` (reference answers,
     rubrics); "instructor" keeps everything. Returns a copy; the executed notebook itself is left as it was."""
@@ -436,6 +455,12 @@ def apply_edition(nb, edition):
     shown = copy.deepcopy(nb)
     if edition == "student":
         shown.cells = [c for c in shown.cells if INSTRUCTOR_TAG not in tags(c)]
+        for c in shown.cells:
+            released = released_source(c.source)
+            if released != c.source:  # hidden tests or reference code: shown as released, without the run's outputs
+                c.source = released
+                if c.cell_type == "code":
+                    c.outputs = []
         count = 0  # renumber In [n]: a gap would show where a cell was left out
         for c in shown.cells:
             if c.cell_type == "code" and c.get("execution_count") is not None:

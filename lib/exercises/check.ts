@@ -3,7 +3,7 @@
 import { kernel } from "../view/display";
 import { evaluate, type CheckResult } from "./evaluate";
 import { badgeHtml, badgeText, progressHtml, revealHtml, rubricHtml, rubricOf } from "./render";
-import { exerciseLabel, getExercise, listExercises } from "./registry";
+import { exerciseLabel, getExercise, listCodingExercises, listExercises } from "./registry";
 
 /** The MIME type of the machine-readable check() record beside the badge (scripts/grade.mjs reads it). */
 export const CHECK_MIME = "application/vnd.lecture11.check+json";
@@ -90,12 +90,17 @@ export function sessionResults(): CheckResult[] {
   return [...session.values()];
 }
 
+/** Records a result for progress() (a coding exercise's test cell, lib/exercises/tests.ts). */
+export function recordResult(result: CheckResult): void {
+  session.set(result.id, result);
+}
+
 export function resetProgress(): void {
   session.clear();
 }
 
 /** The reader's own progress: which parts are right, not yet right, or still open (from this session's checks). */
 export function progress(): void {
-  const { html, text } = progressHtml(listExercises().map((exercise) => ({ exercise, result: session.get(exercise.id) })));
+  const { html, text } = progressHtml([...listExercises(), ...listCodingExercises()].map((exercise) => ({ exercise, result: session.get(exercise.id) })));
   show(html, text);
 }

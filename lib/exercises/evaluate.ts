@@ -116,6 +116,7 @@ function permutations(n: number): number[][] {
 /** Compares a reader's answer with the reference (see the file comment); never throws on a reader's value. */
 export function evaluate(id: string, answer: unknown): CheckResult {
   const e = getExercise(id);
+  if (e.coding) throw new ParameterError("id", `练习 ${exerciseLabel(e.id)} 是编码题，不用 check()：写好答案单元格里的函数，运行它下面的测试单元格`);
   if (!e.reference) throw new ParameterError("id", `练习 ${exerciseLabel(e.id)} 是文字题，不能用 check() 自动核对：答案写在它的「你的答案」单元格里`);
   const ref = e.reference();
   const want = Array.isArray(ref) ? ref : [ref];

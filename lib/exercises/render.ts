@@ -81,18 +81,21 @@ export interface ProgressRow {
 
 /** The closing table of notebook 08: each part done / right / open, and the points so far. */
 export function progressHtml(rows: ProgressRow[]): { html: string; text: string } {
-  const checked = rows.filter((r) => r.exercise.reference !== undefined);
-  const words = rows.filter((r) => r.exercise.reference === undefined);
+  const auto = (r: ProgressRow) => r.exercise.reference !== undefined || r.exercise.coding === true;
+  const checked = rows.filter(auto);
+  const words = rows.filter((r) => !auto(r));
   const right = checked.filter((r) => r.result?.status === "correct");
   const wrong = checked.filter((r) => r.result?.status === "wrong");
   const open = checked.length - right.length - wrong.length;
-  const earned = right.reduce((a, r) => a + r.exercise.points, 0);
+  // a check() part earns all or nothing; a coding exercise the points of the tests it passed
+  const earned = checked.reduce((a, r) => a + (r.result && r.result.status !== "unanswered" ? r.result.points : 0), 0);
   const max = checked.reduce((a, r) => a + r.exercise.points, 0);
   const wordPoints = words.reduce((a, r) => a + r.exercise.points, 0);
   const state = (r: ProgressRow) => {
-    if (r.exercise.reference === undefined) return { badge: wordBadge({ ...WRITTEN, outline: true, kind: "l11-status-written" }), head: WRITTEN.word, word: "写在「你的答案」里，老师按评分标准给分", colour: WRITTEN.colour };
+    if (!auto(r)) return { badge: wordBadge({ ...WRITTEN, outline: true, kind: "l11-status-written" }), head: WRITTEN.word, word: "写在「你的答案」里，老师按评分标准给分", colour: WRITTEN.colour };
     const s = r.result?.status ?? "unanswered";
-    return { badge: statusBadge(s), head: WORDS[s], word: r.result && s !== "unanswered" ? "最近一次检查" : "", colour: COLOURS[s] };
+    const word = r.result && s !== "unanswered" ? (r.exercise.coding ? `最近一次测试：${r.result.points} / ${r.exercise.points} 分` : "最近一次检查") : "";
+    return { badge: statusBadge(s), head: WORDS[s], word, colour: COLOURS[s] };
   };
   const body = rows
     .map((r) => {
@@ -107,7 +110,7 @@ export function progressHtml(rows: ProgressRow[]): { html: string; text: string 
   const html =
     `<div class="l11-progress"><p><b>我的进度</b>：${escapeHtml(summary)}</p>` +
     `<table><thead><tr><th>练习</th><th>分值</th><th style="text-align:left">状态</th></tr></thead><tbody>${body}</tbody></table>` +
-    `<p style="color:#57606a">状态只来自这次内核会话里运行过的 check()：重启内核后，请先运行上面各题的检查单元格。</p></div>`;
+    `<p style="color:#57606a">状态只来自这次内核会话里运行过的 check() 和编码题的测试单元格：重启内核后，请先运行上面各题的检查单元格。</p></div>`;
   const stateText = (r: ProgressRow) => {
     const s = state(r);
     return s.word ? `${s.head}（${s.word}）` : s.head;

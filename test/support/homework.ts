@@ -29,9 +29,18 @@ export async function releaseHomework(dir: string, notebook = path.join(ROOT, "n
 /** Writes every fixture submission into `dir`; returns the file names written. With `coding`, the coding fixture's
  * submissions (test/fixtures/homework/coding) and no other files. */
 export async function writeSubmissions(dir: string, releaseDir: string, coding = false): Promise<string[]> {
-  fs.mkdirSync(dir, { recursive: true });
-  const base = await releaseHomework(releaseDir, coding ? CODING_SOURCE : undefined);
   const sheetFile = coding ? path.join(CODING_FIXTURES, "submissions.json") : path.join(HOMEWORK_FIXTURES, "submissions.json");
+  const names = await writeSheetSubmissions(dir, releaseDir, sheetFile, coding ? CODING_SOURCE : undefined);
+  if (coding) return names;
+  for (const f of OTHER_FILES) fs.copyFileSync(path.join(HOMEWORK_FIXTURES, f), path.join(dir, f));
+  return [...names, ...OTHER_FILES];
+}
+
+/** Writes the submissions of one sheet (a JSON object: file name → { grade_id: source }) into `dir`, each the
+ * student edition of `notebook` (default notebook 08) with those cells replaced; returns the file names. */
+export async function writeSheetSubmissions(dir: string, releaseDir: string, sheetFile: string, notebook?: string): Promise<string[]> {
+  fs.mkdirSync(dir, { recursive: true });
+  const base = await releaseHomework(releaseDir, notebook);
   const sheets = JSON.parse(fs.readFileSync(sheetFile, "utf8")) as Record<string, Record<string, string> | string>;
   const names: string[] = [];
   for (const [name, sheet] of Object.entries(sheets)) {
@@ -50,7 +59,5 @@ export async function writeSubmissions(dir: string, releaseDir: string, coding =
     fs.writeFileSync(path.join(dir, name), JSON.stringify(nb, null, 1));
     names.push(name);
   }
-  if (coding) return names;
-  for (const f of OTHER_FILES) fs.copyFileSync(path.join(HOMEWORK_FIXTURES, f), path.join(dir, f));
-  return [...names, ...OTHER_FILES];
+  return names;
 }

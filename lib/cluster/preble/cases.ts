@@ -137,3 +137,17 @@ export function e2BoundaryCases(prefixTokens: number, questions: readonly number
     return { questionTokens: q, cached: m.cached, missed: m.missed, exploit: m.cached > m.missed, gpu, prefillHolder: costs[holder].P, prefillCold: costs[other].P, holderLoad: costs[holder].L };
   });
 }
+
+/** One decision of a fresh Preble router (E2 alone unless `options` say otherwise) after requests were placed by
+ * hand on given GPUs at time 0 (their prompts are in the global tree, nothing has finished): the request arrives at
+ * time 1 and is routed. With the option `decide`, the page's (or a student's) E2 decides. */
+export function decideAfterPlacing(placed: ReadonlyArray<{ request: ClusterRequest; gpu: number }>, request: ClusterRequest, replicas: number, options: Record<string, unknown> = {}): UnfinishedDecision {
+  const router = new PrebleRouter({ replicas, step, kvCapacity: capacity }, { rebalance: false, autoscale: false, pairing: false, ...options, recordDecisions: true });
+  const view = new UnfinishedView(replicas, capacity, step);
+  for (const p of placed) router.onDispatch(view.dispatch(p.request, p.gpu), view);
+  view.now = 1;
+  const m = router.globalMatch(request, 1);
+  const gpu = router.route(request, view);
+  const kinds = (router.stats().decisions as { kind: number[] }).kind;
+  return { gpu, kind: DECISION_KINDS[kinds[kinds.length - 1]], cached: m.cached, missed: m.missed };
+}
