@@ -7,6 +7,7 @@ import { ParameterError } from "../lib/core/errors";
 import { listDemos, runDemo, getDemo, paramDoc } from "../lib/demos/index";
 import { claimsMarkdown, claimsText } from "../lib/view/claims";
 import { tableHtml, tableText } from "../lib/view/table";
+import { lectureReading, withoutCitations } from "../lib/view/lecture-reading";
 import { evaluateClaim, need, needRow, notActed } from "../lib/demos/claims";
 import type { Table } from "../lib/core/table";
 import { resultCacheForThisFile } from "./support/result-cache-folder";
@@ -166,9 +167,27 @@ describe("judge helpers", () => {
     const same = evaluateClaim({ id: "s", says: "说 B", judge: () => [{ reading: "讲义的读法", holds: true, ours: "a" }, { reading: "开源代码的读法", holds: true, ours: "b" }] }, t, {});
     const md = claimsMarkdown({ ...t, claims: [differs, same] }, { readings: "line" });
     expect(md).toContain("    - 开源代码的读法下：");
-    expect(md).toContain("开源代码只服务一个组（见附录）");
+    expect(md).toContain("开源代码只服务一个组（见[附录](10-appendix-preble-as-released.ipynb)）");
+    expect(claimsMarkdown({ ...t, claims: [differs] }, { readings: "line", appendix: "" })).toContain("开源代码只服务一个组（见附录）");
     expect(md.match(/开源代码的读法/g)?.length).toBe(1);
     expect(md).not.toContain("讲义的读法：");
+  });
+  it("lectureReading: the released rows, columns, notes and file / line citations left out; the claims keep both readings", () => {
+    const c = evaluateClaim({ id: "r", says: "说", judge: () => [{ reading: "讲义的读法", holds: true, ours: "改派 3 次（gsw:378）" }, { reading: "开源代码的读法", holds: false, ours: "b", why: "迁移搬不走热前缀（gsw:419–429）" }] }, t, {});
+    const table: Table = {
+      title: "热点",
+      columns: [{ key: "policy", label: "配置" }, { key: "mean", label: "平均" }, { key: "migrated", label: "迁移" }, { key: "vsPaperBaseline", label: "论文的基线 ÷" }],
+      rows: [{ policy: "e2", mean: 1, migrated: null, vsPaperBaseline: 2 }, { policy: "e2+migrateReleased", mean: 2, migrated: 5, vsPaperBaseline: 3 }, { policy: "baselinePaper", mean: 3, migrated: null, vsPaperBaseline: 1 }, { policy: "x", released: true, mean: 4 }],
+      notes: ["配置：E2 = 只有 E2；论文的基线 = 轮转（e2e_4r_toolbench_config.py:23–29）；E2 + 再平衡 = 改派（gsw:378）。", "autoscaleReleased：开源代码的读法。", "开源代码的读法只在几格里另跑。"],
+      claims: [c],
+    };
+    const l = lectureReading(table);
+    expect(l.rows.map((r) => r.policy)).toEqual(["e2"]);
+    expect(l.columns.map((col) => col.key)).toEqual(["policy", "mean"]);
+    expect(l.notes).toEqual(["配置：E2 = 只有 E2；E2 + 再平衡 = 改派。"]);
+    expect(l.claims?.[0].ours).toBe("改派 3 次");
+    expect(l.claims?.[0].readings?.[1].why).toBe("迁移搬不走热前缀");
+    expect(withoutCitations("初值 0.15 秒；gsw:152–159、195–197。见 simulator.py:349–364")).toBe("初值 0.15 秒。见");
   });
   it("a narrower statement of ours is marked as ours", () => {
     const c = evaluateClaim({ id: "o", says: "我们的说法", ourStatement: true, judge: () => ({ holds: true, ours: "x" }) }, t, {});

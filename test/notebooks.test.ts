@@ -36,6 +36,8 @@ interface CollectionRun {
   summary: SummaryEntry[];
   /** per notebook name: every chart its outputs draw, as drawn (the runner's --figures-dir) */
   figures: Map<string, Array<{ cell: number; figure: Figure }>>;
+  /** per notebook name: its handout page as the runner exported it (--html-dir) */
+  html: Map<string, string>;
 }
 let collection: Promise<CollectionRun> | null = null;
 function runCollection(): Promise<CollectionRun> {
@@ -43,15 +45,18 @@ function runCollection(): Promise<CollectionRun> {
   collection = (async () => {
     const summaryFile = path.join(os.tmpdir(), `notebooks-test-${process.pid}.json`);
     const figuresDir = fs.mkdtempSync(path.join(os.tmpdir(), "notebooks-test-figures-"));
+    const htmlDir = fs.mkdtempSync(path.join(os.tmpdir(), "notebooks-test-html-"));
     const r = await runNotebooks(
       notebooks.map((n) => path.join(NOTEBOOKS_DIR, n)),
-      ["--summary", summaryFile, "--figures-dir", figuresDir],
+      ["--summary", summaryFile, "--figures-dir", figuresDir, "--html-dir", htmlDir, "--edition", "student"],
     );
     const summary: SummaryEntry[] = fs.existsSync(summaryFile) ? JSON.parse(fs.readFileSync(summaryFile, "utf8")) : [];
     fs.rmSync(summaryFile, { force: true });
     const figures = new Map(fs.readdirSync(figuresDir).map((f) => [f.replace(/\.json$/, ""), JSON.parse(fs.readFileSync(path.join(figuresDir, f), "utf8"))]));
     fs.rmSync(figuresDir, { recursive: true, force: true });
-    return { code: r.code, output: r.output, summary, figures };
+    const html = new Map(fs.readdirSync(htmlDir).filter((f) => f.endsWith(".html")).map((f) => [f.replace(/\.html$/, ""), fs.readFileSync(path.join(htmlDir, f), "utf8")]));
+    fs.rmSync(htmlDir, { recursive: true, force: true });
+    return { code: r.code, output: r.output, summary, figures, html };
   })();
   return collection;
 }
@@ -102,6 +107,51 @@ describe("every chart a notebook draws reads at a glance", () => {
       NOTEBOOK_TIMEOUT_MS,
     );
   }
+});
+
+/** The text a reader sees on a handout page: no script or style, tags and comments dropped, an entity one character,
+ * every run of white space one space. */
+function visibleText(html: string): string {
+  return html
+    .replace(/<(script|style)\b[\s\S]*?<\/\1>/gi, "")
+    .replace(/<!--[\s\S]*?-->/g, "")
+    .replace(/<[^>]*>/g, "")
+    .replace(/&(#\d+|#x[0-9a-f]+|[a-z]+);/gi, "x")
+    .replace(/\s+/g, " ")
+    .trim();
+}
+
+// Issue 28: §3 a student can read. Notebook 03 teaches the lecture's reading; the released code's material is in its
+// appendix. Measured on the handout pages of the one collection run above (no notebook runs twice).
+describe("notebook 03's handout is short and links its appendix", () => {
+  const PREBLE = "03-preble";
+  const APPENDIX = "10-appendix-preble-as-released";
+  it("03's markdown links the appendix near the top; the appendix is a notebook that links back", () => {
+    const md = (name: string) => (JSON.parse(fs.readFileSync(path.join(NOTEBOOKS_DIR, `${name}.ipynb`), "utf8")).cells as Array<{ cell_type: string; source: string | string[] }>).filter((c) => c.cell_type === "markdown").map((c) => (Array.isArray(c.source) ? c.source.join("") : c.source));
+    expect(md(PREBLE)[0]).toContain(`](${APPENDIX}.ipynb)`);
+    expect(md(APPENDIX).join("\n")).toContain("](03-preble.ipynb)");
+  });
+  it("visibleText counts what a reader sees", () => {
+    expect(visibleText("<p>讲 <b>义</b>\n\n &amp; x</p><script>var f = 1;</script><style>p{}</style><!-- c -->")).toBe("讲 义 x x");
+  });
+  it(
+    "at most 38,000 characters of text and 12 charts; it links the appendix, which links back",
+    async () => {
+      const r = await runCollection();
+      if (!r.summary.find((e) => e.name === PREBLE)?.ok) return; // its failure is reported above
+      const page = r.html.get(PREBLE);
+      if (!page) throw new Error(`${PREBLE}: the runner wrote no handout page`);
+      const chars = visibleText(page).length;
+      console.log(`${PREBLE} handout: ${chars} characters of text, ${r.figures.get(PREBLE)?.length ?? 0} charts`);
+      expect(chars).toBeLessThanOrEqual(38_000);
+      expect(r.figures.get(PREBLE)?.length ?? 0).toBeLessThanOrEqual(12);
+      expect(page).toContain(`href="${APPENDIX}.html`);
+      expect(fs.existsSync(path.join(NOTEBOOKS_DIR, `${APPENDIX}.ipynb`))).toBe(true);
+      const appendix = r.html.get(APPENDIX);
+      if (appendix) expect(appendix).toContain(`href="${PREBLE}.html`);
+    },
+    NOTEBOOK_TIMEOUT_MS,
+  );
 });
 
 describe("the notebook runner catches what nbclient lets through", () => {

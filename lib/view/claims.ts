@@ -35,7 +35,12 @@ function figures(ours: string, reason: string | undefined, seeds: ClaimResult["s
  * notebook, the released-code readings being in its appendix). */
 export interface ClaimRenderOptions {
   readings?: "all" | "line";
+  /** "line" mode: the notebook "（见附录）" links to (default: §3's appendix); "" = no link */
+  appendix?: string;
 }
+
+/** §3's appendix: the released code's readings (notebooks/10-…). */
+export const PREBLE_APPENDIX = "10-appendix-preble-as-released.ipynb";
 
 /** One claim as a markdown list item (with sub-items per reading where the paper has two readings). */
 export function claimMarkdown(c: ClaimResult, o: ClaimRenderOptions = {}): string {
@@ -60,7 +65,8 @@ function otherReadingLine(c: ClaimResult, o: ClaimRenderOptions): string[] {
   const other = c.readings.slice(1).find((r) => r.verdict !== c.readings![0].verdict);
   if (!other) return [];
   const text = other.verdict !== "holds" && other.why ? other.why : other.ours;
-  return [`    - ${other.reading}下：${verdictBadge(other.verdict)} · ${text}（见附录）`];
+  const target = o.appendix ?? PREBLE_APPENDIX;
+  return [`    - ${other.reading}下：${verdictBadge(other.verdict)} · ${text}（见${target ? `[附录](${target})` : "附录"}）`];
 }
 
 /** The claims of a table as markdown (empty when it has none); `besideTable`: the table is printed just above

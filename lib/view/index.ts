@@ -17,6 +17,7 @@ export { radixTreeSvg, radixTreeText, showRadixTree } from "./radix-tree-svg";
 export type { RadixNodeDrawing } from "./radix-tree-svg";
 export { partOf } from "./parts";
 export { readingsTable } from "./readings";
+export { lectureReading, withoutCitations } from "./lecture-reading";
 export { claimLines, claimLinesMarkdown, claimLine } from "./summary";
 export type { SectionLink } from "./summary";
 export { displayHtml, displayMarkdown, statusLine, kernel } from "./display";
