@@ -118,7 +118,7 @@ describe("npm start's options", () => {
   const bad: [string[], RegExp][] = [
     [["--edition", "teacher"], /--edition 的值 "teacher" 不对；可选：student 或 instructor/],
     [["--edition"], /--edition 需要一个值/],
-    [["--refresh", "3x"], /--refresh 的值 "3x" 不是课程的笔记本；可选：00 01 .* 09（可用逗号连写），或 all/],
+    [["--refresh", "3x"], /--refresh 的值 "3x" 不是课程的笔记本；可选：00 01 .* 10（可用逗号连写），或 all/],
     [["--refresh=03,99"], /--refresh 的值 "99" 不是课程的笔记本/],
   ];
   for (const [args, message] of bad) {
