@@ -461,6 +461,10 @@ def apply_edition(nb, edition):
                 c.source = released
                 if c.cell_type == "code":
                     c.outputs = []
+            elif c.cell_type == "code" and "progress(" in c.source:
+                # progress() ran on the instructor's reference answers: in the student edition it would show every
+                # exercise solved. The student sees it in their own notebook instead.
+                c.outputs = []
         count = 0  # renumber In [n]: a gap would show where a cell was left out
         for c in shown.cells:
             if c.cell_type == "code" and c.get("execution_count") is not None:
