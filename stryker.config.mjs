@@ -1,47 +1,32 @@
-// StrykerJS mutation testing of the decision cores (issue 30): `npm run mutation`. Each mutant is a one-token
-// change of the code (a `<` made `<=`, a `+` made `-`, a branch emptied …); the unit tests of
-// vitest.mutation.config.ts must fail on it ("killed"). Report: reports/mutation/ (HTML + JSON, git-ignored);
-// scores per file and the equivalent survivors in test/MUTATION.md. One file: `npm run mutation -- --mutate lib/cluster/routers.ts`.
+// StrykerJS mutation testing of the decision cores (issue 30): `npm run mutation` (every core, one after another:
+// scripts/mutation.mjs), or one core: `MUTATION_CORE=routers npx stryker run`. Each mutant is a one-token change of
+// the code (a `<` made `<=`, a `+` made `-`, a branch emptied …); the core's unit tests (test/support/
+// mutation-cores.mjs, run by vitest.mutation.config.ts) must fail on it ("killed"). Reports: reports/mutation/<core>
+// (HTML + JSON, git-ignored); scores per file and the equivalent survivors in test/MUTATION.md.
 // @ts-check
+import { CORES, selectedCores } from "./test/support/mutation-cores.mjs";
+
+const names = selectedCores();
+const label = names.length === Object.keys(CORES).length ? "all" : names.join("+");
+
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
 export default {
   testRunner: "vitest",
   vitest: { configFile: "vitest.mutation.config.ts" },
   plugins: ["@stryker-mutator/vitest-runner"],
-  mutate: [
-    // §1 dispatch: the five policies' choice of a server
-    "lib/dispatch/server-state.ts",
-    // §2 cluster routers and their shared helpers
-    "lib/cluster/routers.ts",
-    // §6 production routers' choice functions (the routers' classes and the scores they rank by)
-    "lib/cluster/routers-production/sglang.ts",
-    "lib/cluster/routers-production/tenant-tree.ts",
-    "lib/cluster/routers-production/dynamo.ts",
-    "lib/cluster/routers-production/gateway.ts",
-    // §3 Preble: E2, the load cost, rebalancing and autoscaling
-    "lib/cluster/preble/e2.ts",
-    "lib/cluster/preble/load-cost.ts",
-    "lib/cluster/preble/rebalance.ts",
-    // the radix tree: match, insert, touch, evict
-    "lib/cluster/radix-tree.ts",
-    "lib/cluster/radix-node.ts",
-    "lib/cluster/lru-candidates.ts",
-    // local queue policies
-    "lib/cluster/local/policy.ts",
-    "lib/cluster/local/prefix-and-priority.ts",
-    // §4 LLMSelector and the greedy optimizers
-    "lib/selector/optimizers.ts",
-    // the exercises' evaluate
-    "lib/exercises/evaluate.ts",
-  ],
-  // checked parameters and Chinese error texts are not decisions
+  mutate: names.flatMap((n) => CORES[n].mutate),
+  // module-level constants and checked defaults are not decisions
   ignoreStatic: true,
+  // the strings in these files are names, descriptions and error texts for the reader; the few that select
+  // behaviour (policy names, tie rules) are tested through the behaviour they select
+  mutator: { excludedMutations: ["StringLiteral"] },
   coverageAnalysis: "perTest",
-  concurrency: 2,
+  // the machine's 2 vCPUs are shared
+  concurrency: 1,
   timeoutMS: 5000,
   reporters: ["html", "json", "clear-text", "progress"],
-  htmlReporter: { fileName: "reports/mutation/index.html" },
-  jsonReporter: { fileName: "reports/mutation/mutation.json" },
+  htmlReporter: { fileName: `reports/mutation/${label}/index.html` },
+  jsonReporter: { fileName: `reports/mutation/${label}/mutation.json` },
   // inside .cache/ (git-ignored, and excluded by vitest's defaults, so a plain `npx vitest` never runs the sandbox's copies)
   tempDirName: ".cache/stryker",
   ignorePatterns: ["notebooks", "dist", "build", ".jupyter", "workspace", "reports", "bench/golden", ".ci"],

@@ -1,7 +1,8 @@
 // The cluster routers' rules (lib/cluster/routers.ts) on hand-made views: each test states the rule and checks it
 // decision by decision, not through a simulation's averages. Killing the mutants of `npm run mutation` (issue 30).
 import { describe, expect, it } from "vitest";
-import { ClusterRequest, ClusterView, createRouter, fewestRequests, leastLoaded, longestMatch, Router, thresholdAffinityRouter } from "../lib/cluster/index";
+import { ClusterRequest, ClusterView, createRouter, fewestRequests, leastLoaded, longestMatch, Router, routerDescription, thresholdAffinityRouter } from "../lib/cluster/index";
+import { ParameterError } from "../lib/core/errors";
 import { rng } from "../lib/core/rng";
 
 const request = (promptTokens: number): ClusterRequest => ({ id: 0, arrival: 0, segments: [{ id: 1, tokens: promptTokens }], promptTokens, outputTokens: 1, outputSegment: { id: 2, tokens: 1 }, key: 0, keySegment: 1 });
@@ -12,7 +13,12 @@ function view(o: { match?: number[]; requests?: number[]; tokens?: number[]; n?:
   const match = o.match ?? zero;
   const requests = o.requests ?? zero;
   const tokens = o.tokens ?? zero;
-  return { replicaCount: n, viewMatch: (_r: ClusterRequest, i: number) => match[i], outstandingRequests: (i: number) => requests[i], outstandingTokens: (i: number) => tokens[i] } as unknown as ClusterView;
+  // like the simulator's view, a replica index out of 0 … n−1 is an error (not a silent undefined)
+  const at = (xs: number[], i: number) => {
+    if (!(Number.isInteger(i) && i >= 0 && i < n)) throw new Error(`replica ${i} out of 0 … ${n - 1}`);
+    return xs[i];
+  };
+  return { replicaCount: n, viewMatch: (_r: ClusterRequest, i: number) => at(match, i), outstandingRequests: (i: number) => at(requests, i), outstandingTokens: (i: number) => at(tokens, i) } as unknown as ClusterView;
 }
 
 /** An rng whose int(n) returns the scripted values in turn (each checked to lie in 0 … n−1). */
@@ -136,6 +142,8 @@ describe("longestMatch and the threshold", () => {
     expect(longestMatch(request(100), tied, "leastLoad")).toEqual({ replica: 2, tokens: 40 });
     expect(longestMatch(request(100), view({ match: [7, 7], tokens: [5, 5], requests: [1, 1] }), "leastLoad")).toEqual({ replica: 0, tokens: 7 });
     expect(longestMatch(request(100), view({ match: [7, 7], tokens: [6, 5], requests: [0, 9] }), "leastLoad")).toEqual({ replica: 1, tokens: 7 });
+    // more tokens loses even with fewer requests
+    expect(longestMatch(request(100), view({ match: [7, 7], tokens: [200, 300], requests: [5, 1] }), "leastLoad")).toEqual({ replica: 0, tokens: 7 });
   });
 
   it("thresholdAffinity(θ) at θ·prompt ± 1 token: affinity at and above, least load below", () => {
@@ -217,5 +225,39 @@ describe("prefixAffinity", () => {
     expect(r.route(request(100), view({ match: [0, 0, 1], tokens: [0, 0, 9999] }))).toBe(2);
     expect(r.route(request(100), view({ match: [0, 5, 5], tokens: [0, 100, 0] }))).toBe(1);
     expect(r.route(request(100), view({ match: [0, 0, 0], tokens: [9, 0, 0] }))).toBe(0);
+  });
+});
+
+describe("the registry and the routers' options", () => {
+  it("createRouter takes a name, { name, ...options }, a factory or a ready router", () => {
+    const byName = createRouter("leastLoad", ctx(3));
+    expect(byName.name).toBe("leastLoad");
+    expect(byName.route(request(1), view({ tokens: [5, 1, 3] }))).toBe(1);
+    const withOptions = createRouter({ name: "thresholdAffinity", threshold: 0.9 }, ctx(2));
+    expect(withOptions.route(request(100), view({ match: [0, 89], tokens: [0, 99] }))).toBe(0);
+    const ready: Router = { name: "ready", route: () => 1 };
+    expect(createRouter(ready, ctx(2))).toBe(ready);
+    let seen: unknown = null;
+    const made = createRouter((c, o) => ((seen = [c.replicas, o]), ready), ctx(2), { x: 1 });
+    expect(made).toBe(ready);
+    expect(seen).toEqual([2, { x: 1 }]);
+  });
+
+  it("every router refuses an option it does not have, and each bound is checked", () => {
+    for (const name of ["random", "roundRobin", "leastLoad", "powerOfTwo", "prefixAffinity", "thresholdAffinity", "cacheAwareGuarded"]) {
+      expect(() => createRouter(name, ctx(2), { bogus: 1 }), name).toThrow(ParameterError);
+    }
+    expect(() => thresholdAffinityRouter(1.01)).toThrow(ParameterError);
+    expect(() => thresholdAffinityRouter(-0.01)).toThrow(ParameterError);
+    expect(() => createRouter("thresholdAffinity", ctx(2), { threshold: 1.5 })).toThrow(ParameterError);
+    expect(() => createRouter("cacheAwareGuarded", ctx(2), { threshold: -1 })).toThrow(ParameterError);
+    expect(() => createRouter("cacheAwareGuarded", ctx(2), { balanceAbs: -1 })).toThrow(ParameterError);
+    expect(() => createRouter("cacheAwareGuarded", ctx(2), { balanceRel: 0.9 })).toThrow(ParameterError);
+    expect(() => createRouter("cacheAwareGuarded", ctx(2), { balanceAbs: 0, balanceRel: 1, threshold: 1 })).not.toThrow();
+  });
+
+  it("routerDescription names what each router does", () => {
+    expect(routerDescription("leastLoad")).toBe("fewest outstanding tokens");
+    expect(() => routerDescription("best")).toThrow(ParameterError);
   });
 });
