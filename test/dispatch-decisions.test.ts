@@ -61,7 +61,9 @@ describe("FCFS admission (Lindley) and the jobs in system", () => {
   it("a server holding more than 64 jobs keeps them all, in order (the ring grows)", () => {
     const sys = new InSystem(3);
     sys.push(1, 0.5);
+    sys.push(1, 0.6);
     sys.push(2, 0.25);
+    sys.push(2, 0.3);
     for (let k = 1; k <= 70; k++) sys.push(0, k);
     sys.push(1, 0.75);
     expect(sys.count[0]).toBe(70);
@@ -72,9 +74,13 @@ describe("FCFS admission (Lindley) and the jobs in system", () => {
       sys.departUntil(0, t);
       expect(sys.count[0]).toBe(70 - t);
     }
+    // the other servers' jobs were copied into the grown ring, in order
+    sys.departUntil(1, 0.55);
+    expect([sys.count[1], sys.nextDone[1]]).toEqual([2, 0.6]);
     sys.departUntil(1, 0.6);
     expect([sys.count[1], sys.nextDone[1]]).toEqual([1, 0.75]);
-    expect([sys.count[2], sys.nextDone[2]]).toEqual([1, 0.25]);
+    sys.departUntil(2, 0.25);
+    expect([sys.count[2], sys.nextDone[2]]).toEqual([1, 0.3]);
   });
 });
 
@@ -129,6 +135,15 @@ describe("the five policies' choice", () => {
     };
     expect(tie(0.49)).toBe(2);
     expect(tie(0.5)).toBe(0);
+  });
+
+  it("power of two on one server: server 0 (one draw int(1) a choice), never an index past the last server", () => {
+    const r = scripted([0, 0], [0.9, 0.1]);
+    const s = state(1, "powerOfTwo", r);
+    load(s, [[[0, 9]]]);
+    expect(s.choose(1)).toBe(0);
+    expect(s.choose(1)).toBe(0);
+    expect(r.asked.filter((x) => x.startsWith("int"))).toEqual(["int(1)", "int(1)"]);
   });
 
   it("power of two counts only jobs still in system on the two sampled servers", () => {
