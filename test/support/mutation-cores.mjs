@@ -36,7 +36,7 @@ export const CORES = {
   selector: {
     what: "§4 LLMSelector and the greedy optimizers",
     mutate: ["lib/selector/optimizers.ts"],
-    tests: ["test/selector.test.ts"],
+    tests: ["test/selector.test.ts", "test/optimizer-decisions.test.ts"],
   },
   exercises: {
     what: "the exercises' evaluate (answer → verdict)",
