@@ -85,6 +85,25 @@ describe("priority groups (the lecture's reading): a quota cycle from the highes
     expect(order.length).toBe(150);
     for (const r of order) p.onAdmit?.(r, context);
     expect(new Set(ids(order)).size).toBe(150);
+    // the cycle state after the 150th admission is a real state (kept for every position, past 64 too)
+    const { group, taken } = p.state();
+    expect(Number.isInteger(group) && group >= 0 && group < 10).toBe(true);
+    expect(Number.isInteger(taken) && taken >= 0).toBe(true);
+  });
+
+  it("the group: ⌈P·ratio⌉ − 1, clipped to P − 1 when more is cached than the prompt (never P)", () => {
+    expect(priorityGroup(105, 100, 10)).toBe(9);
+    expect(priorityGroup(150, 100, 10)).toBe(9);
+    expect(priorityGroup(100, 100, 10)).toBe(9);
+    expect(priorityGroup(1, 100, 10)).toBe(0);
+  });
+
+  it("options are checked: groups, perPriority and maxScan ≥ 1", () => {
+    for (const make of [priorityGroups, priorityGroupsPerIteration]) {
+      expect(() => make({ groups: 0 })).toThrow(ParameterError);
+      expect(() => make({ perPriority: 0 })).toThrow(ParameterError);
+      expect(() => make({ maxScan: 0 })).toThrow(ParameterError);
+    }
   });
 });
 
@@ -100,6 +119,14 @@ describe("priority groups as released: one group per iteration, k = 10", () => {
     expect(ids(p.order(waiting, context))).toEqual([121]); // 4 … 1 empty → group 0
     expect(p.pointer()).toBe(9);
     expect(p.order([], context)).toEqual([]);
+    // the order returned is the policy's answer to keep: the next call does not change it
+    const kept = priorityGroupsPerIteration();
+    const first = kept.order([rec(0, 95), rec(1, 95)], context);
+    kept.order([rec(2, 85)], context);
+    expect(ids(first)).toEqual([0, 1]);
+    // only the oldest maxScan are grouped
+    const scan = priorityGroupsPerIteration({ maxScan: 2 });
+    expect(ids(scan.order([rec(0, 5), rec(1, 5), rec(2, 95)], context))).toEqual([0, 1]);
     const small = priorityGroupsPerIteration({ perPriority: 1, groups: 2 });
     expect(ids(small.order([rec(0, 80), rec(1, 90), rec(2, 70)], context))).toEqual([0, 1]);
     expect(ids(small.order([rec(0, 80), rec(1, 20), rec(2, 10)], context))).toEqual([1]);
