@@ -28,7 +28,7 @@ export default {
   htmlReporter: { fileName: `reports/mutation/${label}/index.html` },
   jsonReporter: { fileName: `reports/mutation/${label}/mutation.json` },
   // inside .cache/ (git-ignored, and excluded by vitest's defaults, so a plain `npx vitest` never runs the sandbox's copies)
-  tempDirName: ".cache/stryker",
+  tempDirName: `.cache/stryker-${label}`,
   ignorePatterns: ["notebooks", "dist", "build", ".jupyter", "workspace", "reports", "bench/golden", ".ci"],
   cleanTempDir: "always",
 };
