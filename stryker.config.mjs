@@ -29,6 +29,7 @@ export default {
   jsonReporter: { fileName: `reports/mutation/${label}/mutation.json` },
   // inside .cache/ (git-ignored, and excluded by vitest's defaults, so a plain `npx vitest` never runs the sandbox's copies)
   tempDirName: `.cache/stryker-${label}`,
-  ignorePatterns: ["notebooks", "dist", "build", ".jupyter", "workspace", "reports", "bench/golden", ".ci"],
+  // .cache holds the other cores' sandboxes when two run side by side
+  ignorePatterns: ["notebooks", "dist", "build", ".jupyter", "workspace", "reports", "bench/golden", ".ci", ".cache"],
   cleanTempDir: "always",
 };
