@@ -15,7 +15,7 @@ function router(replicas: number, options: Record<string, unknown> = {}): Preble
 function dispatch(r: PrebleRouter, req: ClusterRequest, gpu: number): void {
   const rec = new RequestRecord(req, 0);
   rec.replica = gpu;
-  r.onDispatch(rec, stubView(r.options.replicas as number));
+  r.onDispatch(rec, stubView(3));
 }
 let nextSegment = 5000;
 const fresh = (tokens: number) => request([{ id: nextSegment++, tokens }]);
