@@ -50,6 +50,8 @@ describe("claims at default parameters", { timeout: 120_000 }, () => {
     it(`${d.id} declares claims, and at its defaults each is judged`, () => {
       expect(d.claims?.length ?? 0, `demo ${d.id} has no claims`).toBeGreaterThan(0);
       const t = defaultTable(d.id);
+      // every declared claim is judged, none is dropped or added (a loop over no claims would pass)
+      expect((t.claims ?? []).map((c) => c.id), `${d.id}: claims judged ≠ claims declared`).toEqual((d.claims ?? []).map((c) => c.id));
       for (const c of t.claims ?? []) {
         expect(c.error, `${d.id}/${c.id}: ${c.error}`).toBeUndefined();
         // unjudged at defaults only where a mechanism the claim is about never acted, saying so with the count

@@ -244,9 +244,10 @@ describe(`handout of ${path.basename(notebook)}`, () => {
       const env = { ...process.env, FONTCONFIG_FILE: fontConfig } as Record<string, string>;
       // The set-up really hides them (fc-list comes with Debian's fontconfig; without it the control below still holds).
       const listed = spawnSync("fc-list", [":lang=zh", "family"], { env, encoding: "utf8" });
-      if (!listed.error) expect(listed.stdout.trim(), "CJK fonts the test's fontconfig still shows").toBe("");
+      expect(listed.error, "fc-list is missing: run `sudo apt-get install -y --no-install-recommends fontconfig`").toBeUndefined();
+      expect(listed.stdout.trim(), "CJK fonts the test's fontconfig still shows").toBe("");
       const emojiFonts = spawnSync("fc-list", ["family", "file"], { env, encoding: "utf8" });
-      if (!emojiFonts.error) expect(emojiFonts.stdout.split("\n").filter((l) => /emoji/i.test(l)), "emoji fonts the test's fontconfig still shows").toEqual([]);
+      expect(emojiFonts.stdout.split("\n").filter((l) => /emoji/i.test(l)), "emoji fonts the test's fontconfig still shows").toEqual([]);
 
       const noCjk = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS, env });
       try {

@@ -7,7 +7,7 @@ import "../lib/cluster/routers-production/index";
 import { simulateCluster } from "../lib/cluster/simulate";
 import type { ClusterRequest } from "../lib/cluster/workloads";
 import { cell } from "../lib/core/table";
-import { runDemo } from "../lib/demos";
+import { getDemo, runDemo } from "../lib/demos";
 import { replayPolicies } from "../lib/demos/since-then/trace-replay";
 import { blockTraceRequests, infiniteCacheHitRate, loadMooncakeConversation, traceWindow } from "../lib/traces";
 
@@ -75,6 +75,9 @@ describe("demo 06.4: every registered router on the real trace", () => {
     for (let i = 1; i < rates.length; i++) expect(rates[i] / rates[0]).toBeCloseTo(loads[i] / loads[0], 9);
     expect(t.title).toMatch(/8 个副本/);
     expect(t.notes?.join(" ")).toMatch(/Kimi/);
+    const declared = getDemo("06.4").claims ?? [];
+    expect(declared.length).toBeGreaterThan(0);
+    expect((t.claims ?? []).map((c) => c.id)).toEqual(declared.map((c) => c.id));
     for (const c of t.claims ?? []) expect(c.verdict, `${c.id}: ${c.ours} ${c.reason ?? ""}`).toBe("holds");
   }, 60_000);
 

@@ -99,3 +99,107 @@ export function powerOfDMeanField(d: number, rho: number): number {
   }
   return sum / rho;
 }
+
+/** Join the shortest queue on N exponential servers (Poisson arrivals at rate Nρ, service rate 1 each), solved as
+ * a Markov chain: the state is m_1 ≥ m_2 ≥ … ≥ m_K, m_i = servers holding at least i jobs; an arrival joins a
+ * shortest queue (m_{L+1} += 1 where L = number of i with m_i = N), a server with exactly i jobs finishes one at
+ * rate 1 (m_i −= 1). Truncated at K jobs a server (an arrival finding every server at K is lost; `lostShare` says
+ * how often). Solved by Gauss–Seidel on the balance equations; mean response by Little's law. */
+export function jsqMeanResponse(servers: number, rho: number, maxQueue = 6): { mean: number; meanJobs: number; lostShare: number; states: number } {
+  const N = checkInteger("servers", servers, { min: 1, max: 64 });
+  checkRho(rho);
+  const K = checkInteger("maxQueue", maxQueue, { min: 1, max: 12 });
+  const states = jsqStates(N, K);
+  const S = states.length / K;
+  const lambda = N * rho;
+  const index = new Map<number, number>();
+  const code = (m: Int32Array | number[], from: number) => {
+    let c = 0;
+    for (let i = 0; i < K; i++) c = c * (N + 1) + m[from + i];
+    return c;
+  };
+  for (let s = 0; s < S; s++) index.set(code(states, s * K), s);
+  const { out, start, from, rate } = jsqTransitions(states, N, K, lambda, (m) => index.get(code(m, 0)) as number);
+  const pi = new Float64Array(S).fill(1 / S);
+  for (let sweep = 0; sweep < 100000; sweep++) {
+    let change = 0;
+    let total = 0;
+    for (let t = 0; t < S; t++) {
+      let flow = 0;
+      for (let k = start[t]; k < start[t + 1]; k++) flow += pi[from[k]] * rate[k];
+      const next = flow / out[t];
+      change += Math.abs(next - pi[t]);
+      pi[t] = next;
+      total += next;
+    }
+    for (let t = 0; t < S; t++) pi[t] /= total;
+    if (change / total < 1e-11) break;
+  }
+  let jobs = 0;
+  let lost = 0;
+  for (let s = 0; s < S; s++) {
+    let n = 0;
+    for (let i = 0; i < K; i++) n += states[s * K + i];
+    jobs += pi[s] * n;
+    if (states[s * K + K - 1] === N) lost += pi[s];
+  }
+  return { mean: jobs / (lambda * (1 - lost)), meanJobs: jobs, lostShare: lost, states: S };
+}
+
+/** The chain's transitions, grouped by target (CSR: start[t] … start[t+1] index from/rate), and each state's out-rate. */
+function jsqTransitions(states: Int32Array, N: number, K: number, lambda: number, indexOf: (m: number[]) => number) {
+  const S = states.length / K;
+  const out = new Float64Array(S);
+  const edges: number[] = []; // target, from, rate
+  const m = new Array<number>(K);
+  for (let s = 0; s < S; s++) {
+    for (let i = 0; i < K; i++) m[i] = states[s * K + i];
+    let L = 0;
+    while (L < K && m[L] === N) L++;
+    if (L < K) {
+      m[L]++;
+      edges.push(indexOf(m), s, lambda);
+      m[L]--;
+      out[s] += lambda;
+    }
+    for (let i = 0; i < K; i++) {
+      const exactly = m[i] - (i + 1 < K ? m[i + 1] : 0);
+      if (exactly <= 0) continue;
+      m[i]--;
+      edges.push(indexOf(m), s, exactly);
+      m[i]++;
+      out[s] += exactly;
+    }
+  }
+  const E = edges.length / 3;
+  const start = new Int32Array(S + 1);
+  for (let e = 0; e < E; e++) start[edges[3 * e] + 1]++;
+  for (let t = 0; t < S; t++) start[t + 1] += start[t];
+  const fill = start.slice(0, S);
+  const from = new Int32Array(E);
+  const rate = new Float64Array(E);
+  for (let e = 0; e < E; e++) {
+    const k = fill[edges[3 * e]]++;
+    from[k] = edges[3 * e + 1];
+    rate[k] = edges[3 * e + 2];
+  }
+  return { out, start, from, rate };
+}
+
+/** Every m_1 ≥ … ≥ m_K with values 0 … N, flattened (K numbers a state). */
+function jsqStates(N: number, K: number): Int32Array {
+  const list: number[] = [];
+  const m = new Array<number>(K).fill(0);
+  const fill = (i: number, cap: number) => {
+    if (i === K) {
+      list.push(...m);
+      return;
+    }
+    for (let v = 0; v <= cap; v++) {
+      m[i] = v;
+      fill(i + 1, v);
+    }
+  };
+  fill(0, N);
+  return Int32Array.from(list);
+}

@@ -182,6 +182,10 @@ export const boundaryDemo = defineDemo<BoundaryParams>({
 
 type SpeedParams = { workload: string; requests: number; replicas: number; repeats: number };
 
+/** The clock 03.9 times its bursts with (seconds). The machine's wall clock unless a test injects another
+ * (`schedulerSpeedClock.now = …`), so the claims' rules can be tested without depending on the machine's speed. */
+export const schedulerSpeedClock: { now: (() => number) | undefined } = { now: undefined };
+
 export const schedulerSpeedDemo = defineDemo<SpeedParams>({
   id: "03.9",
   section: "§3.6",
@@ -199,8 +203,9 @@ export const schedulerSpeedDemo = defineDemo<SpeedParams>({
     const replicas = checkInteger("replicas", p.replicas, { min: 1, max: 30 });
     const repeats = checkInteger("repeats", p.repeats, { min: 1, max: 10 });
     const requests = burstRequests(workload, n);
-    dispatchBurst(requests.slice(0, Math.min(2000, n)), replicas); // JIT warm-up
-    const runs = Array.from({ length: repeats }, () => dispatchBurst(requests, replicas));
+    const clock = schedulerSpeedClock.now;
+    dispatchBurst(requests.slice(0, Math.min(2000, n)), replicas, {}, clock); // JIT warm-up
+    const runs = Array.from({ length: repeats }, () => dispatchBurst(requests, replicas, {}, clock));
     const rows: Row[] = Array.from({ length: 10 }, (_, d) => ({ decile: d + 1, decisionsPerSecond: Math.max(...runs.map((r) => r.decilePerSecond[d])) }));
     rows.push({ decile: null, decisionsPerSecond: Math.max(...runs.map((r) => r.decisionsPerSecond)) });
     return {
