@@ -177,7 +177,7 @@ export class Replica {
         this.decodeContext += r.request.promptTokens + 1;
       }
     }
-    prefilling.length = kept;
+    while (prefilling.length > kept) prefilling.pop(); // pop is inlined; a length store calls the runtime
     if (this.options.check) this.checkMemory("end of iteration");
   }
 
@@ -218,7 +218,7 @@ export class Replica {
     const w = this.waiting;
     let kept = 0;
     for (let i = 0; i < w.length; i++) if (w[i].lockedNode === null) w[kept++] = w[i];
-    w.length = kept;
+    while (w.length > kept) w.pop();
   }
 
   /** The prompt's KV moves from the request's reservation into the cache tree. */

@@ -174,6 +174,34 @@ export class StepModel {
     return linear + prefillAttention + decodeAttention + allReduce + overhead;
   }
 
+  /** `t` plus the seconds of a lone request's decode steps with contexts promptTokens + 1 … promptTokens +
+   * outputTokens − 1, added one step at a time in that order: exactly `t += mixedSeconds(0, 0, 0, 1, promptTokens
+   * + k, 0)` for k = 1 … outputTokens − 1 (the same operations on the same numbers), without a call per token
+   * (metrics.ts's aloneLatency, once per request and output token). */
+  addLoneDecodeSeconds(t: number, promptTokens: number, outputTokens: number): number {
+    if (outputTokens <= 1) return t;
+    const m = this.model;
+    const linearFlops = 2 * this.layerParams * 1 + 2 * this.lmHeadParams * 1;
+    const linear = Math.max(linearFlops / (this.flops * LINEAR_COMPUTE_EFFICIENCY), this.weightReadSeconds);
+    const flopsPerPair = 4 * (m.heads * m.headDim * m.layers);
+    const attentionRate = this.flops * ATTENTION_COMPUTE_EFFICIENCY;
+    const kvBytes = this.kvBytes;
+    const bandwidth = this.bandwidth;
+    let allReduce = 0;
+    if (this.tp > 1) {
+      const bytes = 1 * m.hidden * m.bytesPerParameter;
+      const perAllReduce = (2 * (this.tp - 1) * bytes) / this.tp / this.gpu.interconnectBytesPerSec + ALLREDUCE_LATENCY_SECONDS;
+      allReduce = 2 * m.layers * perAllReduce;
+    }
+    const overhead = ITERATION_OVERHEAD_SECONDS;
+    for (let k = 1; k < outputTokens; k++) {
+      const attended = promptTokens + k + 1;
+      const decodeAttention = Math.max((flopsPerPair * attended) / attentionRate, (attended * kvBytes) / bandwidth);
+      t += linear + 0 + decodeAttention + allReduce + overhead;
+    }
+    return t;
+  }
+
   /** Seconds per output token of a request decoding alone with the given context (Preble's decode estimate). */
   singleRequestDecodeSeconds(contextTokens: number): number {
     return this.decodeStep(1, contextTokens);
