@@ -19,8 +19,8 @@ describe("EventQueue", () => {
     const want: number[] = [];
     let seq = 0;
     for (let step = 0; step < 5000; step++) {
-      if (r.next() < 0.55 || ref.length === 0) {
-        const time = Math.floor(r.next() * 50); // many equal times
+      if (r.uniform() < 0.55 || ref.length === 0) {
+        const time = Math.floor(r.uniform() * 50); // many equal times
         q.push(time, seq);
         ref.push({ time, seq: seq++ });
       } else {
@@ -69,9 +69,9 @@ describe("RadixNode's hash index of children", () => {
     const order: number[] = [];
     for (let step = 0; step < 20000; step++) {
       // ids from a wide range with collisions mod powers of two (multiples of 1024), and a few non-integers
-      const id = r.next() < 0.1 ? 1024 * Math.floor(r.next() * 40) : r.next() < 0.02 ? 0.5 + Math.floor(r.next() * 5) : Math.floor(r.next() * 400);
+      const id = r.uniform() < 0.1 ? 1024 * Math.floor(r.uniform() * 40) : r.uniform() < 0.02 ? 0.5 + Math.floor(r.uniform() * 5) : Math.floor(r.uniform() * 400);
       const have = present.get(id);
-      if (have === undefined && (present.size < 300 || r.next() < 0.3)) {
+      if (have === undefined && (present.size < 300 || r.uniform() < 0.3)) {
         const c = new RadixNode<unknown>(id, 1, parent, 0, 1, 0);
         parent.addChild(c);
         present.set(id, c);
@@ -113,15 +113,15 @@ describe("unionOf", () => {
     const trees = [0, 1, 2, 3].map(() => new RadixTree());
     const keys = new Set<number>([1, 2, 3, 5_000_000_000, 7]);
     for (let i = 0; i < 400; i++) {
-      const t = trees[Math.floor(r.next() * trees.length)];
-      const system = Math.floor(r.next() * 3);
-      const doc = r.next() < 0.05 ? 5_000_000_000 : 1 + Math.floor(r.next() * 8);
+      const t = trees[Math.floor(r.uniform() * trees.length)];
+      const system = Math.floor(r.uniform() * 3);
+      const doc = r.uniform() < 0.05 ? 5_000_000_000 : 1 + Math.floor(r.uniform() * 8);
       const own = 100 + i;
-      const segs = [{ id: system + 10_000, tokens: 50 }, { id: doc, tokens: 200 + doc % 7 }, { id: own, tokens: 1 + Math.floor(r.next() * 90) }];
-      const leaf = t.insert(segs, r.next() < 0.3 ? 2 : 3, i);
+      const segs = [{ id: system + 10_000, tokens: 50 }, { id: doc, tokens: 200 + doc % 7 }, { id: own, tokens: 1 + Math.floor(r.uniform() * 90) }];
+      const leaf = t.insert(segs, r.uniform() < 0.3 ? 2 : 3, i);
       t.lock(leaf);
       t.unlock(leaf);
-      if (r.next() < 0.1) t.evict(Math.floor(r.next() * 400));
+      if (r.uniform() < 0.1) t.evict(Math.floor(r.uniform() * 400));
     }
     expect(unionOf(trees, keys)).toEqual(bruteForce(trees, keys));
     expect(unionOf([trees[2]], keys)).toEqual(bruteForce([trees[2]], keys));
