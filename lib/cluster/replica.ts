@@ -25,7 +25,9 @@ export interface ReplicaOptions {
 }
 
 export class Replica {
-  readonly cache: RadixTree = new RadixTree();
+  /** evicted nodes are reused for new ones (nothing outside keeps a cache node once it is evicted: the eviction
+   * notices copy its path), which spares the allocation of most nodes on long traces */
+  readonly cache: RadixTree = new RadixTree({ recycle: true });
   readonly waiting: RequestRecord[] = [];
   readonly prefilling: RequestRecord[] = [];
   readonly decoding: RequestRecord[] = [];

@@ -5,13 +5,12 @@
 import { displayName } from "../../core/glossary";
 import type { Row } from "../../core/table";
 import { kvCapacityTokens } from "../../hardware/step-model";
-import { generateWorkload } from "../../cluster/workloads";
 import { defineDemo, DemoContext } from "../registry";
 import { CLUSTER_COLUMNS, policyColumn } from "../columns";
 import { Claim, f, need, needParam, needRows } from "../claims";
 import {
   checkPolicies, checkReplicas, checkWorkloadSetting, LOAD_ONLY_POLICIES, meanOverSeeds, names, OVERLOAD_NOTE, perSeed, policiesDoc,
-  runSection2, SECTION2_GPU, SECTION2_MODEL, SEED_DOCS, seedList, seedsPhrase, warmupNote, WORKLOADS_DOCS, zipSeeds, meanText, seedsAgreeingAll, section2Defaults, workloadsIn, mean,
+  runSection2Many, SECTION2_GPU, SECTION2_MODEL, SEED_DOCS, seedList, seedsPhrase, warmupNote, WORKLOADS_DOCS, zipSeeds, meanText, seedsAgreeingAll, section2Defaults, workloadsIn, mean,
 } from "./section2";
 import { totalCache, cacheContents } from "./total-cache";
 import { thresholdSweep } from "./threshold";
@@ -158,13 +157,15 @@ export const loadVsCache = defineDemo({
     const seeds = seedList(p);
     const rows: Row[] = [];
     const overloaded: string[] = [];
-    for (const { workload, rate, requestCount } of setting) {
+    // Every (workload, seed, policy) run at once over the worker threads, then read back in the same order.
+    const jobs = setting.flatMap(({ workload, rate, requestCount }) => seeds.flatMap((seed) => policies.map((router) => ({ workload, rate, requestCount, replicas, router, seed }))));
+    const results = runSection2Many(jobs, "02.1", ctx.progress);
+    let next = 0;
+    for (const { workload } of setting) {
       const perPolicy = new Map<string, Row[]>(policies.map((q) => [q, []]));
-      for (const seed of seeds) {
-        const w = generateWorkload(workload, { rate, seed, requestCount });
+      for (let s = 0; s < seeds.length; s++) {
         for (const policy of policies) {
-          ctx.progress?.(`02.1：${displayName(workload)}，${displayName(policy)}，种子 ${seed}`);
-          const m = runSection2(w, replicas, policy, seed).metrics;
+          const m = results[next++].metrics;
           (perPolicy.get(policy) as Row[]).push({ ...m, overloaded: m.overloaded } as unknown as Row);
         }
       }
