@@ -1,8 +1,9 @@
 // `npm run bench -- <names> --against [<commit>]`: the same benches on another commit, in the same invocation, so
 // the ratio is measured on one machine at one time (issue 27). The other commit is checked out into a temporary
 // git worktree (detached), given this checkout's node_modules by a symlink, and built there (its own build/lib;
-// with `lecture` its own set-up for the notebooks: kernel spec and globals). Then every bench file runs
-// alternately here and there, --rounds times (default 3; 1 for lecture, whose file already repeats), and each
+// with `lecture` its own set-up for the notebooks: kernel spec and globals), and this checkout's bench files are
+// copied over its own (both sides measured by the same code; only the library and notebooks differ). Then every
+// bench file runs alternately here and there, --rounds times (default 3; 1 for lecture, whose file already repeats), and each
 // metric keeps its best value per side (the highest rate, the lowest time) and the ratio of the two. The worktree
 // is removed at the end, also after an error or Ctrl-C.
 //
@@ -62,7 +63,7 @@ export function defaultAgainst(root) {
 /** Checks out `rev` into a temporary worktree beside this checkout's node_modules and builds it there.
  * `setup`: "build" (build/lib only) or "notebooks" (scripts/setup.mjs --for-tests: also the kernel spec and the
  * notebook globals). Returns { dir, sha, cleanup }. */
-export function prepareAgainst(root, rev, { setup = "build", log = () => undefined, tmp = os.tmpdir() } = {}) {
+export function prepareAgainst(root, rev, { setup = "build", log = () => undefined, tmp = os.tmpdir(), benchFrom = null } = {}) {
   const sha = git(root, ["rev-parse", "--verify", `${rev}^{commit}`]);
   const dir = fs.mkdtempSync(path.join(tmp, `bench-against-${sha.slice(0, 8)}-`));
   let removed = false;
@@ -75,6 +76,7 @@ export function prepareAgainst(root, rev, { setup = "build", log = () => undefin
   try {
     log(`bench: checking out ${sha.slice(0, 8)} into ${dir} …`);
     git(root, ["worktree", "add", "--detach", "--force", dir, sha]);
+    if (benchFrom) copyBenchFiles(benchFrom, dir);
     const modules = path.join(root, "node_modules");
     if (fs.existsSync(modules)) fs.symlinkSync(fs.realpathSync(modules), path.join(dir, "node_modules"), "dir");
     const script = setup === "notebooks" ? ["scripts/setup.mjs", "--for-tests"] : ["scripts/build-lib.mjs"];
@@ -86,6 +88,15 @@ export function prepareAgainst(root, rev, { setup = "build", log = () => undefin
     throw e;
   }
   return { dir, sha, cleanup };
+}
+
+/** This checkout's bench files (bench/*.ts) over the other commit's: both sides are measured by the same code, only
+ * the library differs. Its golden tables (bench/golden/) and everything else stay the other commit's. */
+export function copyBenchFiles(from, dir) {
+  const src = path.join(from, "bench");
+  const dst = path.join(dir, "bench");
+  fs.mkdirSync(dst, { recursive: true });
+  for (const f of fs.readdirSync(src)) if (f.endsWith(".ts")) fs.copyFileSync(path.join(src, f), path.join(dst, f));
 }
 
 /** Removes the worktree on exit and on Ctrl-C / kill. */

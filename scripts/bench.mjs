@@ -130,7 +130,7 @@ function main(argv) {
   let other = null;
   if (ag.against !== null) {
     const rev = ag.against || defaultAgainst(ROOT).rev;
-    other = prepareAgainst(ROOT, rev, { setup: files.includes("lecture.ts") ? "notebooks" : "build", log: (m) => console.error(m) });
+    other = prepareAgainst(ROOT, rev, { setup: files.includes("lecture.ts") ? "notebooks" : "build", log: (m) => console.error(m), benchFrom: ROOT });
     cleanupOnExit(other.cleanup);
   }
   const rounds = ag.rounds ?? (files.includes("lecture.ts") ? 1 : 3);

@@ -106,6 +106,21 @@ describe("--against: the temporary worktree", () => {
     expect(worktrees()).toBe(1);
   });
 
+  it("with benchFrom, this checkout's bench files replace the other commit's (its golden tables stay)", () => {
+    const here = path.join(tmp, "here");
+    fs.mkdirSync(path.join(here, "bench", "golden"), { recursive: true });
+    fs.writeFileSync(path.join(here, "bench", "speed.ts"), "// this checkout's bench");
+    fs.writeFileSync(path.join(here, "bench", "golden", "x.json"), "{}");
+    const w = against.prepareAgainst(repo, two, { tmp, benchFrom: here });
+    try {
+      expect(fs.readFileSync(path.join(w.dir, "bench", "speed.ts"), "utf8")).toBe("// this checkout's bench");
+      expect(fs.existsSync(path.join(w.dir, "bench", "golden", "x.json"))).toBe(false);
+    } finally {
+      w.cleanup();
+    }
+    fs.rmSync(here, { recursive: true, force: true });
+  });
+
   it("a failed build or an unknown commit leaves no worktree behind", () => {
     expect(() => against.prepareAgainst(repo, broken, { tmp })).toThrow(/build-lib\.mjs failed/);
     expect(() => against.prepareAgainst(repo, "no-such-commit", { tmp })).toThrow(/rev-parse/);
