@@ -62,6 +62,11 @@ export class StepModel {
   private readonly bandwidth: number;
   private readonly kvBytes: number;
   private readonly weightReadSeconds: number;
+  // Products mixedSeconds divides or multiplies by, computed once (the same products, so the same quotients): the
+  // module constants are property loads of `exports` in the compiled library, which the JIT does not fold.
+  private readonly linearRate: number;
+  private readonly attentionRate: number;
+  private readonly flopsPerPair: number;
   /** the components of the last mixedSeconds call (scratch: read right after the call) */
   readonly parts: Omit<StepBreakdown, "seconds"> = { linear: 0, prefillAttention: 0, decodeAttention: 0, allReduce: 0, overhead: 0 };
 
@@ -82,6 +87,9 @@ export class StepModel {
     this.bandwidth = this.gpu.memoryBandwidthBytesPerSec * MEMORY_EFFICIENCY * tp;
     this.kvBytes = kvBytesPerToken(m);
     this.weightReadSeconds = weightBytes(m) / this.bandwidth;
+    this.linearRate = this.flops * LINEAR_COMPUTE_EFFICIENCY;
+    this.attentionRate = this.flops * ATTENTION_COMPUTE_EFFICIENCY;
+    this.flopsPerPair = 4 * (m.heads * m.headDim * m.layers);
   }
 
   /** Seconds for one request's prefill of `newTokens` on top of `cachedTokens` already in KV. */
@@ -151,14 +159,14 @@ export class StepModel {
     // Logits are needed for the last prefill token of each request and for every decoding request.
     const logitTokens = prefillRequests + decodeRequests;
     const linearFlops = 2 * this.layerParams * tokens + 2 * this.lmHeadParams * logitTokens;
-    const linear = Math.max(linearFlops / (this.flops * LINEAR_COMPUTE_EFFICIENCY), this.weightReadSeconds);
-    const attentionWidth = m.heads * m.headDim * m.layers;
-    const prefillAttentionFlops = 4 * attentionWidth * attendedPairs;
+    const linear = Math.max(linearFlops / this.linearRate, this.weightReadSeconds);
+    // 4 × (heads · headDim · layers) × pairs: (4 × width) first, as written before the product was kept
+    const prefillAttentionFlops = this.flopsPerPair * attendedPairs;
     const prefillAttentionBytes = (cachedTokensRead + prefillTokens) * this.kvBytes;
-    const prefillAttention = prefillTokens > 0 ? Math.max(prefillAttentionFlops / (this.flops * ATTENTION_COMPUTE_EFFICIENCY), prefillAttentionBytes / this.bandwidth) : 0;
-    const decodeAttentionFlops = 4 * attentionWidth * (decodeContextTokens + decodeRequests);
+    const prefillAttention = prefillTokens > 0 ? Math.max(prefillAttentionFlops / this.attentionRate, prefillAttentionBytes / this.bandwidth) : 0;
+    const decodeAttentionFlops = this.flopsPerPair * (decodeContextTokens + decodeRequests);
     const decodeAttentionBytes = (decodeContextTokens + decodeRequests) * this.kvBytes;
-    const decodeAttention = decodeRequests > 0 ? Math.max(decodeAttentionFlops / (this.flops * ATTENTION_COMPUTE_EFFICIENCY), decodeAttentionBytes / this.bandwidth) : 0;
+    const decodeAttention = decodeRequests > 0 ? Math.max(decodeAttentionFlops / this.attentionRate, decodeAttentionBytes / this.bandwidth) : 0;
     let allReduce = 0;
     if (this.tp > 1) {
       const bytes = tokens * m.hidden * m.bytesPerParameter;
@@ -182,9 +190,9 @@ export class StepModel {
     if (outputTokens <= 1) return t;
     const m = this.model;
     const linearFlops = 2 * this.layerParams * 1 + 2 * this.lmHeadParams * 1;
-    const linear = Math.max(linearFlops / (this.flops * LINEAR_COMPUTE_EFFICIENCY), this.weightReadSeconds);
-    const flopsPerPair = 4 * (m.heads * m.headDim * m.layers);
-    const attentionRate = this.flops * ATTENTION_COMPUTE_EFFICIENCY;
+    const linear = Math.max(linearFlops / this.linearRate, this.weightReadSeconds);
+    const flopsPerPair = this.flopsPerPair;
+    const attentionRate = this.attentionRate;
     const kvBytes = this.kvBytes;
     const bandwidth = this.bandwidth;
     let allReduce = 0;
