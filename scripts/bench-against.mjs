@@ -140,7 +140,7 @@ export function combine(current, against, sha) {
     out[k] = m;
     const o = against[k];
     if (!o) continue;
-    out[`${k}.against`] = { value: o.value, unit: `${m.unit} [commit ${sha.slice(0, 8)}]` };
+    out[`${k}.against`] = { value: o.value, unit: `${o.unit} [commit ${sha.slice(0, 8)}]` };
     const way = betterWay(m.unit);
     if (way && o.value > 0 && m.value > 0) {
       const ratio = way === "higher" ? m.value / o.value : o.value / m.value;
