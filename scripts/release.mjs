@@ -1,10 +1,12 @@
 // `npm run release -- --out DIR`: writes the student edition of the course's notebooks into DIR, the folder an
-// instructor hands out: the same notebooks with the reference answers and rubrics (cells tagged `instructor`) left
-// out, no outputs, and the answer cells as the course wrote them (placeholders). Nothing is executed.
+// instructor hands out: the same notebooks with the reference answers and rubrics (cells tagged `instructor`) and
+// the hidden tests left out, no outputs, the answer cells as the course wrote them (placeholders, solution regions
+// stubbed), and nbgrader's checksum in every grade, solution and locked cell (scripts/editions.mjs). The course's
+// notebooks stay the instructor copy. Nothing is executed.
 //   node scripts/release.mjs --out DIR [notebooks/NN-name.ipynb …]
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { studentEdition } from "./editions.mjs";
+import { isRegionError, studentEdition } from "./editions.mjs";
 import { parseOptions } from "./options.mjs";
 import { listNotebooks } from "./project.mjs";
 
@@ -27,7 +29,14 @@ fs.mkdirSync(outDir, { recursive: true });
 let removed = 0;
 for (const file of notebooks) {
   const nb = JSON.parse(fs.readFileSync(file, "utf8"));
-  const student = studentEdition(nb, path.basename(file, ".ipynb"));
+  let student;
+  try {
+    student = studentEdition(nb, path.basename(file, ".ipynb"));
+  } catch (e) {
+    if (!isRegionError(e)) throw e;
+    console.error(`release: ${path.basename(file)} ${e.message}`);
+    process.exit(1);
+  }
   removed += nb.cells.length - student.cells.length;
   fs.writeFileSync(path.join(outDir, path.basename(file)), JSON.stringify(student, null, 1) + "\n");
   console.log(`release: ${path.basename(file)}${nb.cells.length !== student.cells.length ? `（去掉 ${nb.cells.length - student.cells.length} 个参考答案 / 评分标准单元格）` : ""}`);

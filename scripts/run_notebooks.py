@@ -25,9 +25,13 @@ notebook, an exception, Ctrl-C / SIGTERM / SIGHUP (a second signal kills what is
 Jupyter starts kernels in a session of their own, so a Ctrl-C in the terminal does not reach them by itself; and
 should the runner be killed outright, each kernel exits once its parent is gone (scripts/kernel-startup.cjs).
 
-For grading (scripts/grade.mjs): --keep-going runs every cell even after one fails (a timeout or a dead kernel still
-ends that notebook) and records each cell's status in the executed notebook, which --executed-dir writes out. For
+For grading (scripts/grade.mjs): --keep-going runs every cell even after one fails and records each cell's status in
+the executed notebook, which --executed-dir writes out; a timeout or a dead kernel still ends that notebook, unless
+--isolate-parts: then the runner starts a fresh kernel, re-runs the set-up cells (metadata grader.setup, e.g. the
+import cell), skips the rest of the failing cell's part (metadata grader.part) and goes on with the next part. For
 handouts: --edition student leaves the cells tagged `instructor` (reference answers, rubrics) out of the HTML.
+For the readability check of every chart (test/notebooks.test.ts): --figures-dir DIR writes DIR/<name>.json, each
+figure the notebook's outputs draw with the cell it came from.
 
 Needs Debian's python3-nbclient and python3-nbconvert (hence /usr/bin/python3, not a pyenv python). The Jupyter
 paths are pointed into the project's .jupyter/ here, so it finds the kernel that `scripts/setup.mjs` registered.
@@ -215,23 +219,85 @@ class RunnerClient(NotebookClient):
         yield
 
 
-async def run_notebook(path, timeout, kernel, after_error_wait=TSLAB_CANCEL_WINDOW_S, keep_going=False):
+def grader_meta(cell):
+    """What scripts/grade.mjs wrote into a cell for --isolate-parts: {part, setup}."""
+    meta = cell.get("metadata", {}).get("grader", {})
+    return meta if isinstance(meta, dict) else {}
+
+
+async def execute_isolated(client, nb, kernel, kernel_name, cwd, replies, restarts, state):
+    """--isolate-parts: runs the code cells one by one; a cell that times out or kills the kernel costs only its
+    part. The kernel is replaced by a fresh one, the set-up cells are run again in it, the failing part's remaining
+    cells are skipped (left unrun, status "skipped") and the next part runs as usual. Returns the kernel in use at
+    the end (the caller stops it), raises when a fresh kernel does not start."""
+    skip_part = None
+    for index, cell in enumerate(nb.cells):
+        if not runnable(cell):
+            continue
+        part = grader_meta(cell).get("part")
+        if skip_part is not None and part == skip_part:
+            replies[index] = "skipped"
+            continue
+        skip_part = None
+        try:
+            await client.async_execute_cell(cell, index, execution_count=client.code_cells_executed + 1)
+        except (CellTimeoutError, DeadKernelError) as e:
+            event = "timeout" if isinstance(e, CellTimeoutError) else "kernel-died"
+            replies[index] = event
+            skip_part = part if part is not None else object()  # a cell of no part: nothing else to skip
+            kernel = await replace_kernel(client, nb, kernel, kernel_name, cwd, state)
+            restarts.append({"cell": index, "event": event, "part": part, "setupOk": state.get("setup_ok", True)})
+    return kernel
+
+
+async def replace_kernel(client, nb, kernel, kernel_name, cwd, state):
+    """Stops the stuck or dead kernel, starts a fresh one, points the client at it and runs the set-up cells (their
+    statuses and outputs stay those of the first run)."""
+    import copy
+
+    await stop_kernel(kernel, now=True)
+    fresh = await start_kernel(kernel_name, cwd)
+    client.km, client.kc = fresh.km, fresh.kc
+    state["rerunning"] = True
+    state["setup_ok"] = True
+    try:
+        for index, cell in enumerate(nb.cells):
+            if runnable(cell) and grader_meta(cell).get("setup"):
+                again = copy.deepcopy(cell)
+                await client.async_execute_cell(again, index)
+                nb.cells[index] = cell  # nbclient put the copy in its place
+                if state.pop("last_status", "ok") != "ok":
+                    state["setup_ok"] = False
+                await asyncio.sleep(TSLAB_CANCEL_WINDOW_S if not state["setup_ok"] else 0)
+    finally:
+        state["rerunning"] = False
+    return fresh
+
+
+async def run_notebook(path, timeout, kernel, after_error_wait=TSLAB_CANCEL_WINDOW_S, keep_going=False, isolate=False, kernel_name="tslab"):
     """Executes the notebook in place (in memory) on a started kernel (a Kernel, or the exception its start
     raised). Returns (nb, failures, warnings, cell_seconds, not_run). With keep_going a failing cell does not stop
-    the notebook (the cells after it run; see annotate_cells), as for a submission being graded."""
+    the notebook (the cells after it run; see annotate_cells), as for a submission being graded; with isolate a
+    timeout or a dead kernel costs only its part (execute_isolated). A kernel started here is stopped here."""
     nb = nbformat.read(path, as_version=4)
     if isinstance(kernel, BaseException):  # kernel not found, failed to start, ...
         return nb, [(None, None, f"the kernel did not start: {type(kernel).__name__}: {kernel}")], [], {}, []
     replies = {}
     started = {}
     seconds = {}
+    restarts = []
+    state = {"rerunning": False}
 
     def on_execute(cell, cell_index):
-        started[cell_index] = time.monotonic()
+        if not state["rerunning"]:
+            started[cell_index] = time.monotonic()
 
     async def on_executed(cell, cell_index, execute_reply):
-        seconds[cell_index] = time.monotonic() - started.get(cell_index, time.monotonic())
         status = (execute_reply or {}).get("content", {}).get("status")
+        if state["rerunning"]:  # a set-up cell run again in a fresh kernel
+            state["last_status"] = status
+            return
+        seconds[cell_index] = time.monotonic() - started.get(cell_index, time.monotonic())
         replies[cell_index] = status
         if status == "error":
             if ALLOW_TAG in tags(cell) or keep_going:
@@ -251,8 +317,12 @@ async def run_notebook(path, timeout, kernel, after_error_wait=TSLAB_CANCEL_WIND
     )
     client.kc = kernel.kc  # started and ready: nbclient uses it as it is and leaves the shutdown to us
     crash = None
+    current = kernel
     try:
-        await client.async_execute()
+        if isolate:
+            current = await execute_isolated(client, nb, kernel, kernel_name, os.path.dirname(os.path.abspath(path)), replies, restarts, state)
+        else:
+            await client.async_execute()
     except StopAtFailure:
         pass
     except CellTimeoutError as e:
@@ -261,6 +331,12 @@ async def run_notebook(path, timeout, kernel, after_error_wait=TSLAB_CANCEL_WIND
         crash = f"the kernel died: {e}"
     except Exception as e:  # kernel not found, failed to start, ...
         crash = f"{type(e).__name__}: {e}"
+    finally:
+        # a kernel started in place of a stuck or dead one is this function's to stop (the caller stops the first)
+        if restarts and client.km is not kernel.km:
+            await stop_kernel(Kernel(client.km, client.kc, 0), now=bool(INTERRUPTED))
+    if restarts:
+        nb.metadata["runner"] = {"restarts": restarts}
 
     failures, warnings = [], []
     if crash and not replies:  # the kernel did not start, or the first cell never answered
@@ -276,6 +352,9 @@ async def run_notebook(path, timeout, kernel, after_error_wait=TSLAB_CANCEL_WIND
         if status is None:
             if first_bad is None:
                 reason = crash or "was not executed"
+        elif status in ("timeout", "kernel-died", "skipped"):
+            reason = {"timeout": f"timed out (more than {timeout} s); the kernel was replaced", "kernel-died": "killed the kernel; the kernel was replaced",
+                      "skipped": "was skipped (an earlier cell of its part failed)"}[status]
         elif status == "abort" or status == "aborted":
             reason = "was aborted by the kernel (tslab cancels the cells after a failing one)"
         elif status == "error" or has_error_output:
@@ -318,7 +397,8 @@ def annotate_cells(nb, replies, seconds, crash):
             not_run.append(index)
         shown = {None: "not-run", "ok": "ok", "error": "error", "abort": "aborted", "aborted": "aborted"}.get(status, str(status))
         cell.metadata["runner"] = {"status": shown, "seconds": round(seconds.get(index, 0.0), 3)}
-    nb.metadata["runner"] = {"stopped": crash}
+    restarts = nb.metadata.get("runner", {}).get("restarts", [])
+    nb.metadata["runner"] = {"stopped": crash, "restarts": restarts}
     return not_run
 
 
@@ -348,6 +428,25 @@ HIDE_INPUT_TAG = "hide-input"
 INSTRUCTOR_TAG = "instructor"
 
 
+def released_source(source):
+    """A cell's source as `npm run release` hands it out (scripts/editions.mjs): the lines between nbgrader's
+    `### BEGIN HIDDEN TESTS` and `### END HIDDEN TESTS` removed, each `### BEGIN SOLUTION` … `### END SOLUTION`
+    region replaced by the stub."""
+    out, mode = [], None
+    for line in source.split("\n"):
+        if "BEGIN HIDDEN TESTS" in line:
+            mode = "hidden"
+        elif "BEGIN SOLUTION" in line:
+            mode = "solution"
+            indent = line[: len(line) - len(line.lstrip())]
+            out += [indent + "// 在这里写你的代码", indent + 'throw new Error("尚未实现");']
+        elif mode and ("END HIDDEN TESTS" in line or "END SOLUTION" in line):
+            mode = None
+        elif mode is None:
+            out.append(line)
+    return "\n".join(out)
+
+
 def apply_edition(nb, edition):
     """The notebook as the given edition shows it: "student" drops the cells tagged `instructor` (reference answers,
     rubrics); "instructor" keeps everything. Returns a copy; the executed notebook itself is left as it was."""
@@ -356,6 +455,12 @@ def apply_edition(nb, edition):
     shown = copy.deepcopy(nb)
     if edition == "student":
         shown.cells = [c for c in shown.cells if INSTRUCTOR_TAG not in tags(c)]
+        for c in shown.cells:
+            released = released_source(c.source)
+            if released != c.source:  # hidden tests or reference code: shown as released, without the run's outputs
+                c.source = released
+                if c.cell_type == "code":
+                    c.outputs = []
         count = 0  # renumber In [n]: a gap would show where a cell was left out
         for c in shown.cells:
             if c.cell_type == "code" and c.get("execution_count") is not None:
@@ -370,6 +475,34 @@ def write_executed(nb, name, executed_dir):
     os.makedirs(executed_dir, exist_ok=True)
     out = os.path.join(executed_dir, name + ".ipynb")
     nbformat.write(nb, out)
+    return out
+
+
+FIGURE_START = "var f = "  # lib/view/plot.ts figureHtml: `var f = {figure JSON}; window.Plotly.newPlot(...)`
+
+
+def figures_of(nb):
+    """Every Plotly figure the notebook's outputs draw, as [{"cell": index, "figure": {data, layout, config}}]."""
+    decoder = json.JSONDecoder()
+    found = []
+    for index, cell in enumerate(nb.cells):
+        for output in cell.get("outputs", []) if cell.cell_type == "code" else []:
+            html = output.get("data", {}).get("text/html", "")
+            html = "".join(html) if isinstance(html, list) else html
+            at = html.find(FIGURE_START)
+            while at >= 0:
+                figure, end = decoder.raw_decode(html, at + len(FIGURE_START))
+                found.append({"cell": index, "figure": figure})
+                at = html.find(FIGURE_START, end)
+    return found
+
+
+def write_figures(nb, name, figures_dir):
+    """Writes DIR/<name>.json: every figure the executed notebook draws (for the readability check of its charts)."""
+    os.makedirs(figures_dir, exist_ok=True)
+    out = os.path.join(figures_dir, name + ".json")
+    with open(out, "w", encoding="utf-8") as f:
+        json.dump(figures_of(nb), f, ensure_ascii=False)
     return out
 
 
@@ -407,6 +540,8 @@ def report(n, total, path, nb, failures, warnings, seconds, not_run, elapsed, ke
              "cells": [[i, round(s, 3)] for i, s in sorted(seconds.items())]}
     if args.executed_dir:
         write_executed(nb, name, args.executed_dir)
+    if args.figures_dir:
+        write_figures(nb, name, args.figures_dir)
     for index, text in warnings:
         first = text.splitlines()[0] if text else ""
         print(f"    note: {name} cell {index} wrote to stderr: {first[:200]}", flush=True)
@@ -464,7 +599,8 @@ async def run_all(args, jobs):
                 # The next notebook's kernel starts now, beside this notebook's cells (not beside this kernel's start).
                 ahead = (start(todo[0][1]), cwd_of(todo[0][1])) if todo and args.start_ahead else None
                 try:
-                    nb, failures, warnings, seconds, not_run = await run_notebook(path, args.timeout, kernel, args.after_error_wait, args.keep_going)
+                    nb, failures, warnings, seconds, not_run = await run_notebook(path, args.timeout, kernel, args.after_error_wait, args.keep_going,
+                                                                                  args.isolate_parts, args.kernel)
                 except Exception as e:  # an unreadable notebook, ...: this notebook fails, the others still run
                     nb, failures, warnings, seconds, not_run = nbformat.v4.new_notebook(), [(None, None, f"{type(e).__name__}: {e}")], [], {}, []
                 finally:  # also when cancelled (Ctrl-C) or on an exception
@@ -522,6 +658,10 @@ def main():
     parser.add_argument("--keep-going", action="store_true",
                         help="a failing cell does not stop its notebook (grading); each cell's status goes into the executed notebook")
     parser.add_argument("--executed-dir", help="write each executed notebook (with outputs) to DIR/<name>.ipynb")
+    parser.add_argument("--isolate-parts", action="store_true",
+                        help="with --keep-going: a timeout or a dead kernel replaces the kernel, re-runs the cells marked grader.setup "
+                             "and skips only the rest of the failing cell's part (grader.part)")
+    parser.add_argument("--figures-dir", help="write every Plotly figure each notebook draws (JSON, as drawn) to DIR/<name>.json")
     args = parser.parse_args()
     # A word that is not a notebook file (an option this runner does not know, a typo) is refused before any kernel
     # starts, with the usage line.

@@ -7,7 +7,8 @@ import { ParameterError } from "../lib/core/errors";
 import { listDemos, runDemo, getDemo, paramDoc } from "../lib/demos/index";
 import { claimsMarkdown, claimsText } from "../lib/view/claims";
 import { tableHtml, tableText } from "../lib/view/table";
-import { evaluateClaim, need, needRow } from "../lib/demos/claims";
+import { lectureReading, withoutCitations } from "../lib/view/lecture-reading";
+import { evaluateClaim, need, needRow, notActed } from "../lib/demos/claims";
 import type { Table } from "../lib/core/table";
 import { resultCacheForThisFile } from "./support/result-cache-folder";
 import { ALLOWED_ERRORS, SMALL } from "./support/demo-sizes";
@@ -51,8 +52,15 @@ describe("claims at default parameters", { timeout: 120_000 }, () => {
       const t = defaultTable(d.id);
       for (const c of t.claims ?? []) {
         expect(c.error, `${d.id}/${c.id}: ${c.error}`).toBeUndefined();
-        expect(c.verdict, `${d.id}/${c.id} cannot be judged at defaults: ${c.reason}`).not.toBe("unjudged");
+        // unjudged at defaults only where a mechanism the claim is about never acted, saying so with the count
+        if (c.verdict === "unjudged") expect(c.why, `${d.id}/${c.id} cannot be judged at defaults: ${c.reason}`).toMatch(/触发了 0 次/);
         expect(CJK.test(c.says), `${d.id}/${c.id}: the claim is not in Chinese`).toBe(true);
+        // every verdict that is not "holds", under any reading, carries its reason
+        for (const v of [c, ...(c.readings ?? [])]) {
+          if (v.verdict === "holds") continue;
+          expect(v.why?.trim(), `${d.id}/${c.id}${"reading" in v ? ` (${v.reading})` : ""} is ${v.verdict} without a why`).toBeTruthy();
+          expect(CJK.test(v.why ?? ""), `${d.id}/${c.id}: the why is not in Chinese`).toBe(true);
+        }
       }
       expect(new Set((t.claims ?? []).map((c) => c.id)).size).toBe(t.claims?.length);
       // plain data, so the notebooks' result cache can keep it (a function format, say, could not be cloned)
@@ -130,7 +138,61 @@ describe("judge helpers", () => {
     const c = evaluateClaim({ id: "z", says: "说", judge: () => [{ reading: "讲义的读法", holds: true, ours: "a" }, { reading: "发布的代码", holds: false, ours: "b" }] }, t, {});
     expect(c.verdict).toBe("holds");
     expect(c.readings?.map((r) => r.verdict)).toEqual(["holds", "fails"]);
-    expect(claimsText({ ...t, claims: [c] })).toContain("发布的代码：❌ 不成立");
+    expect(claimsText({ ...t, claims: [c] })).toContain("发布的代码：不成立");
+  });
+  it("a failure carries its why, rendered right under the verdict (notebook and CLI); a holding claim's why is dropped", () => {
+    const fails = evaluateClaim({ id: "f", says: "轮转更快", judge: () => ({ holds: false, ours: "1 对 2", why: "轮转慢了 1 秒" }) }, t, {});
+    const holds = evaluateClaim({ id: "h", says: "随机更慢", judge: () => ({ holds: true, ours: "2 对 1", why: "不该出现" }) }, t, {});
+    expect(fails.why).toBe("轮转慢了 1 秒");
+    expect(holds.why).toBeUndefined();
+    const md = claimsMarkdown({ ...t, claims: [fails, holds] }).split("\n");
+    const at = md.findIndex((l) => l.includes("轮转更快"));
+    expect(md[at + 1]).toBe("    - 原因：轮转慢了 1 秒");
+    expect(md.join("\n")).not.toContain("不该出现");
+    expect(claimsText({ ...t, claims: [fails] })).toContain("原因：轮转慢了 1 秒");
+  });
+  it("a reading whose mechanism never acted is unjudged with the count; the others keep their verdicts", () => {
+    const c = evaluateClaim(
+      { id: "m", says: "再平衡改善 P99", judge: () => [{ reading: "讲义的读法", holds: false, ours: "0%", unjudged: notActed(0, "再平衡", "比值低于 Th_bal") }, { reading: "开源代码的读法", holds: false, ours: "慢 3%", why: "慢了 3%" }] },
+      t,
+      {},
+    );
+    expect(c.verdict).toBe("unjudged");
+    expect(c.why).toBe("再平衡在这次运行里触发了 0 次：比值低于 Th_bal，无从判断它的效果");
+    expect(c.readings?.map((r) => [r.verdict, r.why])).toEqual([["unjudged", c.why], ["fails", "慢了 3%"]]);
+    expect(notActed(3, "再平衡")).toBeUndefined();
+  });
+  it("line mode: one verdict, and one line for the released reading only where it differs (见附录)", () => {
+    const differs = evaluateClaim({ id: "d", says: "说 A", judge: () => [{ reading: "讲义的读法", holds: true, ours: "a" }, { reading: "开源代码的读法", holds: false, ours: "b", why: "开源代码只服务一个组" }] }, t, {});
+    const same = evaluateClaim({ id: "s", says: "说 B", judge: () => [{ reading: "讲义的读法", holds: true, ours: "a" }, { reading: "开源代码的读法", holds: true, ours: "b" }] }, t, {});
+    const md = claimsMarkdown({ ...t, claims: [differs, same] }, { readings: "line" });
+    expect(md).toContain("    - 开源代码的读法下：");
+    expect(md).toContain("开源代码只服务一个组（见[附录](10-appendix-preble-as-released.ipynb)）");
+    expect(claimsMarkdown({ ...t, claims: [differs] }, { readings: "line", appendix: "" })).toContain("开源代码只服务一个组（见附录）");
+    expect(md.match(/开源代码的读法/g)?.length).toBe(1);
+    expect(md).not.toContain("讲义的读法：");
+  });
+  it("lectureReading: the released rows, columns, notes and file / line citations left out; the claims keep both readings", () => {
+    const c = evaluateClaim({ id: "r", says: "说", judge: () => [{ reading: "讲义的读法", holds: true, ours: "改派 3 次（gsw:378）" }, { reading: "开源代码的读法", holds: false, ours: "b", why: "迁移搬不走热前缀（gsw:419–429）" }] }, t, {});
+    const table: Table = {
+      title: "热点",
+      columns: [{ key: "policy", label: "配置" }, { key: "mean", label: "平均" }, { key: "migrated", label: "迁移" }, { key: "vsPaperBaseline", label: "论文的基线 ÷" }],
+      rows: [{ policy: "e2", mean: 1, migrated: null, vsPaperBaseline: 2 }, { policy: "e2+migrateReleased", mean: 2, migrated: 5, vsPaperBaseline: 3 }, { policy: "baselinePaper", mean: 3, migrated: null, vsPaperBaseline: 1 }, { policy: "x", released: true, mean: 4 }],
+      notes: ["配置：E2 = 只有 E2；论文的基线 = 轮转（e2e_4r_toolbench_config.py:23–29）；E2 + 再平衡 = 改派（gsw:378）。", "autoscaleReleased：开源代码的读法。", "开源代码的读法只在几格里另跑。"],
+      claims: [c],
+    };
+    const l = lectureReading(table);
+    expect(l.rows.map((r) => r.policy)).toEqual(["e2"]);
+    expect(l.columns.map((col) => col.key)).toEqual(["policy", "mean"]);
+    expect(l.notes).toEqual(["配置：E2 = 只有 E2；E2 + 再平衡 = 改派。"]);
+    expect(l.claims?.[0].ours).toBe("改派 3 次");
+    expect(l.claims?.[0].readings?.[1].why).toBe("迁移搬不走热前缀");
+    expect(withoutCitations("初值 0.15 秒；gsw:152–159、195–197。见 simulator.py:349–364")).toBe("初值 0.15 秒。见");
+  });
+  it("a narrower statement of ours is marked as ours", () => {
+    const c = evaluateClaim({ id: "o", says: "我们的说法", ourStatement: true, judge: () => ({ holds: true, ours: "x" }) }, t, {});
+    expect(c.ourStatement).toBe(true);
+    expect(claimsMarkdown({ ...t, claims: [c] })).toContain("我们的说法（我们补充的说法，不是讲义的结论）");
   });
   it("needRow refuses an ambiguous selector", () => {
     const t2: Table = { ...t, rows: [{ policy: "jsq", mean: 1 }, { policy: "jsq", mean: 2 }] };

@@ -266,7 +266,7 @@ describe("bad input throws a clear error", () => {
 
   it("a router returning a bad replica index is reported", () => {
     const bad: Router = { name: "bad", route: () => 7 };
-    expect(() => simulateCluster({ ...base, router: bad })).toThrow(/路由器 bad 给请求 0 返回了副本 7/);
+    expect(() => simulateCluster({ ...base, router: bad })).toThrow(/路由器 bad 给第 0 个请求（按到达顺序从 0 数；提示 [\d,]+ 个 token）返回了 7；应为副本编号/);
   });
 
   it("a prompt larger than a replica's KV capacity is rejected up front", () => {

@@ -43,15 +43,16 @@ afterAll(() => {
   if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
 });
 
-// The source text a student edition shows anyway (questions, prose, code): a reference value that appears there
-// (say "10" or "C+C", named in a question) cannot be searched for as a leak; every other one can.
-const studentSource = (() => {
-  const nb = JSON.parse(fs.readFileSync(NOTEBOOK, "utf8")) as { cells: Array<{ source: string | string[]; metadata: { tags?: string[] } }> };
-  return nb.cells
-    .filter((c) => !(c.metadata.tags ?? []).includes("instructor"))
-    .map((c) => (Array.isArray(c.source) ? c.source.join("") : c.source))
+// The source text a student edition shows anyway (questions, prose, code — as released: no instructor cell, no
+// hidden test, no reference code): a reference value that appears there (say "10" or "C+C", named in a question)
+// cannot be searched for as a leak; every other one can.
+let studentSource = "";
+beforeAll(async () => {
+  const { studentEdition } = (await import(path.join(ROOT, "scripts", "editions.mjs"))) as { studentEdition: (nb: unknown, name: string) => { cells: Array<{ source: string | string[] }> } };
+  studentSource = studentEdition(JSON.parse(fs.readFileSync(NOTEBOOK, "utf8")), "08-exercises")
+    .cells.map((c) => (Array.isArray(c.source) ? c.source.join("") : c.source))
     .join("\n");
-})();
+});
 
 /** Whether `value` occurs in `text` as a value, not as a part of another number ("60" is not in "A6000" or "0.60"). */
 function containsValue(text: string, value: string): boolean {

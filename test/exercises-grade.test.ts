@@ -1,6 +1,7 @@
 // The grader (`npm run grade -- SUBMISSIONS…`): fixture submissions — all right, some wrong, unanswered, one whose
-// cells raise, one that loops past the timeout, one that kills its kernel, a truncated notebook, a text file and
-// another course's notebook — give exactly the expected gradebook (CSV and Markdown). Then the parts that run
+// cells raise, one that loops past the timeout and one that kills its kernel (both with every later part right:
+// those points must be kept), one with edited locked cells, a truncated notebook, a text file and another course's
+// notebook — give exactly the expected gradebook (CSV and Markdown). Then the parts that run
 // nothing: which files count as submissions, and how a submission is prepared (locked cells restored).
 import * as fs from "fs";
 import * as os from "os";
@@ -11,7 +12,7 @@ import { HOMEWORK_FIXTURES, writeSubmissions } from "./support/homework";
 import { NOTEBOOKS_DIR, ROOT, ensureKernelSpec, runProcess, type ProcessResult } from "./support/processes";
 
 const GRADE = path.join(ROOT, "scripts", "grade.mjs");
-const TIMEOUT_SECONDS = 10; // loops.ipynb spins past it; well above what any real cell of notebook 08 takes
+const TIMEOUT_SECONDS = 5; // loops.ipynb spins past it; above what any real cell of notebook 08 takes (≤ 2 s)
 let tmp = "";
 let run: ProcessResult;
 let files: string[] = [];
@@ -37,7 +38,9 @@ describe("npm run grade on the fixture submissions", () => {
     expect(run.output).toMatch(/broken\.ipynb：跳过 — 不是完整的 Jupyter 笔记本/);
     expect(run.output).toMatch(/notes\.txt：跳过 — 不是笔记本文件/);
     expect(run.output).toMatch(/other-course\.ipynb：跳过 — 不是第 11 讲的练习笔记本/);
-    expect(run.output).toMatch(/loops\.ipynb：自动评分 9 \/ 21 分.*超时/);
+    expect(run.output).toMatch(/loops\.ipynb：自动评分 19 \/ 48 分（✓ 13 · ✗ 0 · ○ 3 · ⏱ 1；.*超过 5 秒没有结束：换了新内核/);
+    expect(run.output).toMatch(/kernel-dies\.ipynb：自动评分 20 \/ 48 分（✓ 13 · ✗ 0 · ○ 3 · ⚠ 1；.*让内核退出了：换了新内核/);
+    expect(run.output).toMatch(/tampered\.ipynb：.*⚠ 改动过锁定单元格 — 改动过的锁定单元格：导入单元格、练习 4\(c\) 的检查单元格/);
   });
 
   it("writes exactly the expected gradebook.csv", () => {
@@ -98,8 +101,8 @@ describe("the grader's preparation of a submission", () => {
 
   it("lists the graded parts with the points of the course's notebook", async () => {
     const parts = (await load()).referenceParts(ref);
-    expect(parts.map((p) => p.label)).toEqual(["1(a)", "1(b)", "2(a)", "2(b)", "3(a)", "3(b)", "4", "4(a)", "4(b)", "4(c)", "5(a)", "5(b)", "6(a)", "6(b)", "7(a)", "7(b)", "7(c)", "8", "9"]);
-    expect(parts.filter((p) => p.kind === "checked").reduce((a, p) => a + p.points, 0)).toBe(21);
+    expect(parts.map((p) => p.label)).toEqual(["1(a)", "1(b)", "1(b) 为什么", "2(a)", "2(b)", "3(a)", "3(b)", "4", "4(a)", "4(b)", "4(c)", "5(a)", "5(b)", "6(a)", "6(b)", "6(b) 为什么", "7(a)", "7(b)", "7(c)", "8", "9", "10", "11", "12"]);
+    expect(parts.filter((p) => p.kind === "checked").reduce((a, p) => a + p.points, 0)).toBe(21 + 27); // the lecture's parts, then 10–12 (9 points each)
   });
 
   it("restores an edited check cell, puts a deleted one back after its answer cell, and leaves instructor cells out", async () => {
@@ -112,6 +115,10 @@ describe("the grader's preparation of a submission", () => {
     expect(byId(prepared, "ex5a")).toBe(byId(prepared, "ex5a_answer") + 1);
     expect(text(prepared.cells[byId(prepared, "ex5a")])).toBe('check("5a", answer5a);');
     expect(prepared.cells.some((c) => (c.metadata?.tags ?? []).includes("instructor"))).toBe(false);
-    expect(prepared.cells.filter((c) => c.metadata?.nbgrader?.grade).length).toBe(19);
+    expect(prepared.cells.filter((c) => c.metadata?.nbgrader?.grade).length).toBe(24);
+    // the runner's --isolate-parts: the import cell is the set-up, an answer cell belongs to its check cell's part
+    expect(prepared.cells[byId(prepared, "imports")].metadata.grader).toMatchObject({ setup: true });
+    expect(prepared.cells[byId(prepared, "ex4c_answer")].metadata.grader.part).toBe("ex4c");
+    expect(prepared.cells[byId(prepared, "ex4c")].metadata.grader.part).toBe("ex4c");
   });
 });

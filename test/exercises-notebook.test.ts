@@ -105,6 +105,18 @@ describe("notebook 08: the course's source", () => {
     revealAfter(e, at);
   }
 
+  it("has a written answer cell for the why half of 1(b) and 6(b), right after its check cell, with its rubric in the instructor cell", () => {
+    for (const e of listExercises().filter((x) => x.why)) {
+      const at = byGradeId(cells, `${gradeId(e.id)}_why`);
+      expect(at, e.id).toBe(byGradeId(cells, gradeId(e.id)) + 1);
+      expect(cells[at].cell_type).toBe("markdown");
+      expect(cells[at].metadata.nbgrader).toMatchObject({ grade: true, solution: true, locked: false, points: e.why!.points });
+      expect(text(cells[at])).toContain(`**你的答案**（练习 ${exerciseLabel(e.id)} 为什么，${e.why!.points} 分`);
+      expect(text(cells[at + 1])).toContain(`rubric("${e.id}");`);
+    }
+    expect(listExercises().filter((x) => x.why).map((x) => x.id)).toEqual(["1b", "6b"]);
+  });
+
   // Notebook 6 renders markdown with its own marked build, which leaves "**36%**。" as literal asterisks
   const NOTEBOOK6_MARKED = "/usr/lib/python3/dist-packages/notebook/static/components/marked/lib/marked.js";
   it.skipIf(!fs.existsSync(NOTEBOOK6_MARKED))("renders every markdown cell's bold in Notebook 6's own markdown renderer", () => {

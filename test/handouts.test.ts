@@ -2,7 +2,9 @@
 // chart draws its SVG, MathJax typesets the math, tables are there, and the page logs no errors. And on a machine
 // without any CJK font (Chromium run with a fontconfig set-up that hides the system's CJK fonts) the Chinese text,
 // chart titles and table headers included, is drawn from the handout's own font (fonts/ beside the pages), not as
-// tofu boxes. L11_HANDOUT_SCREENSHOT=FILE.png saves a screenshot of the page in that setting.
+// tofu boxes. The same set-up hides emoji fonts too (as on most servers and many laptops): every verdict mark is a
+// word in a badge drawn by the page, and no emoji or dingbat code point is left on it to become a box.
+// L11_HANDOUT_SCREENSHOT=FILE.png saves a screenshot of the page in that setting.
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
@@ -38,11 +40,13 @@ let outDir = "";
 let exported: ProcessResult;
 let browser: Browser | undefined;
 
-// A fontconfig set-up with everything the system has except the fonts that cover Chinese, Japanese or Korean: what
-// a machine without fonts-noto-cjk shows. Its cache goes to a temporary folder.
-function fontConfigWithoutCjk(dir: string): string {
+// A fontconfig set-up with everything the system has except the fonts that cover Chinese, Japanese or Korean, and
+// the emoji fonts (by file name, and every colour font): what a machine without fonts-noto-cjk and without an emoji
+// font shows. Its cache goes to a temporary folder.
+function fontConfigWithoutCjkOrEmoji(dir: string): string {
   fs.mkdirSync(path.join(dir, "cache"), { recursive: true });
   const reject = ["zh-cn", "zh-tw", "zh-hk", "ja", "ko"].map((l) => `      <pattern><patelt name="lang"><string>${l}</string></patelt></pattern>`);
+  const emoji = ["*emoji*", "*Emoji*", "*EMOJI*", "*Symbola*", "*twemoji*"].map((g) => `      <glob>${g}</glob>`);
   const file = path.join(dir, "fonts.conf");
   fs.writeFileSync(
     file,
@@ -53,7 +57,9 @@ function fontConfigWithoutCjk(dir: string): string {
   <cachedir>${path.join(dir, "cache")}</cachedir>
   <selectfont>
     <rejectfont>
+${emoji.join("\n")}
 ${reject.join("\n")}
+      <pattern><patelt name="color"><bool>true</bool></patelt></pattern>
     </rejectfont>
   </selectfont>
 </fontconfig>
@@ -95,6 +101,37 @@ async function cjkWidths(page: Page) {
       for (let i = 0; i < text.length; i++) if (ideograph.test(text[i])) note(text[i], t.getSubStringLength(i, 1), fontSize, t);
     }
     return { measured, narrow };
+  });
+}
+
+// Verdict marks on the page: the badges' words, and every emoji or dingbat code point left in its visible text
+// (©, ® and ™ are pictographs to Unicode but in every text font).
+async function verdictMarks(page: Page) {
+  return page.evaluate(() => {
+    const badges = Array.from(document.querySelectorAll(".l11-verdict")).map((b) => b.textContent ?? "");
+    const mark = /[\p{Extended_Pictographic}\u2713\u2714\u2717\u2718\u25cb\u26aa\u270e\ufe0f]/u;
+    const marks: string[] = [];
+    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    for (let n = walker.nextNode() as Text | null; n; n = walker.nextNode() as Text | null) {
+      if (n.parentElement?.closest("script, style")) continue;
+      for (const ch of n.data) if (mark.test(ch) && !"©®™".includes(ch)) marks.push(`U+${(ch.codePointAt(0) as number).toString(16).toUpperCase()} in "${n.data.slice(0, 40)}"`);
+    }
+    return { badges, marks };
+  });
+}
+
+// The control for emoji: two different emoji marks come out as the same box (no emoji font on this set-up).
+async function emojiDrawsTofu(page: Page): Promise<boolean> {
+  return page.evaluate(() => {
+    const draw = (c: string) => {
+      const canvas = document.createElement("canvas");
+      canvas.width = canvas.height = 64;
+      const ctx = canvas.getContext("2d")!;
+      ctx.font = "48px sans-serif";
+      ctx.fillText(c, 4, 52);
+      return Array.from(ctx.getImageData(0, 0, 64, 64).data).join(",");
+    };
+    return draw("\u2705") === draw("\u274c");
   });
 }
 
@@ -200,14 +237,16 @@ describe(`handout of ${path.basename(notebook)}`, () => {
   );
 
   it(
-    "shows its Chinese from its own font on a machine without CJK fonts (no tofu)",
+    "shows its Chinese from its own font and its verdicts as words on a machine without CJK or emoji fonts (no tofu)",
     async () => {
       expect(exported.code, exported.output).toBe(0);
-      const fontConfig = fontConfigWithoutCjk(path.join(outDir, ".fontconfig"));
+      const fontConfig = fontConfigWithoutCjkOrEmoji(path.join(outDir, ".fontconfig"));
       const env = { ...process.env, FONTCONFIG_FILE: fontConfig } as Record<string, string>;
       // The set-up really hides them (fc-list comes with Debian's fontconfig; without it the control below still holds).
       const listed = spawnSync("fc-list", [":lang=zh", "family"], { env, encoding: "utf8" });
       if (!listed.error) expect(listed.stdout.trim(), "CJK fonts the test's fontconfig still shows").toBe("");
+      const emojiFonts = spawnSync("fc-list", ["family", "file"], { env, encoding: "utf8" });
+      if (!emojiFonts.error) expect(emojiFonts.stdout.split("\n").filter((l) => /emoji/i.test(l)), "emoji fonts the test's fontconfig still shows").toEqual([]);
 
       const noCjk = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS, env });
       try {
@@ -222,6 +261,13 @@ describe(`handout of ${path.basename(notebook)}`, () => {
           }
           await tab.evaluate(() => document.fonts.ready);
           expect(await sansSerifDrawsTofu(tab), "plain sans-serif draws tofu on this set-up (the control)").toBe(true);
+          expect(await emojiDrawsTofu(tab), "emoji draw as tofu on this set-up (the control)").toBe(true);
+          // Verdicts are words in badges the page draws (their Chinese is measured with the rest below), and no emoji
+          // or dingbat code point is left to become a box.
+          const verdicts = await verdictMarks(tab);
+          if (page !== "index.html") expect(verdicts.badges.length, `${page}: verdict badges`).toBeGreaterThan(0);
+          for (const word of verdicts.badges) expect(["成立", "不成立", "无法判断"]).toContain(word);
+          expect(verdicts.marks, `${page}: emoji or dingbat marks in the text`).toEqual([]);
           // The browser loaded faces of the handout font (from disk, beside the page)...
           const loaded = await tab.evaluate(() => {
             let n = 0;

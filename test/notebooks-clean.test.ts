@@ -22,7 +22,24 @@ interface Cell {
 }
 const text = (s: string | string[]) => (Array.isArray(s) ? s.join("") : s);
 
+/** Each control character (C0, DEL, C1) of `source` other than "\\n", with its code and the text around it. */
+function controlCharacters(source: string): string[] {
+  const found: string[] = [];
+  for (const m of source.matchAll(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/g)) {
+    const at = m.index ?? 0;
+    const code = `U+${(m[0].codePointAt(0) as number).toString(16).toUpperCase().padStart(4, "0")}`;
+    found.push(`${code} in ${JSON.stringify(source.slice(Math.max(0, at - 20), at + 20))}`);
+  }
+  return found;
+}
+
 describe("committed notebooks are clean", () => {
+  it("the control-character scan finds a TAB, a carriage return and DEL, and lets newlines and TeX pass", () => {
+    expect(controlCharacters("$(g + 1) \\times 10$\n\n$x$")).toEqual([]);
+    expect(controlCharacters("$(g + 1) \times 10$").map((f) => f.slice(0, 6))).toEqual(["U+0009"]);
+    expect(controlCharacters("a\r\nb\u007f").map((f) => f.slice(0, 6))).toEqual(["U+000D", "U+007F"]);
+  });
+
   it("notebooks/ holds notebooks and the lib symlink", () => {
     expect(names.length).toBeGreaterThan(0);
     const link = path.join(NOTEBOOKS_DIR, "lib");
@@ -64,6 +81,16 @@ describe("committed notebooks are clean", () => {
           .filter(({ c }) => (c.outputs ?? []).length > 0 || c.execution_count !== null || (c.metadata && "execution" in c.metadata))
           .map(({ i }) => i);
         expect(dirty, `cells with outputs or execution counts: ${dirty.join(", ")}`).toEqual([]);
+      });
+
+      // A control character in prose renders as nothing or as garbage: 03's "\\times" was once stored as a TAB +
+      // "imes" (JSON "\\t" where "\\\\t" was meant) and showed "(g+1)imes10".
+      it("has no control character other than a newline in any markdown cell", () => {
+        const found = cells
+          .map((c, i) => ({ c, i }))
+          .filter(({ c }) => c.cell_type === "markdown")
+          .flatMap(({ c, i }) => controlCharacters(text(c.source)).map((where) => `cell ${i}: ${where}`));
+        expect(found, "control characters in markdown cells").toEqual([]);
       });
 
       it("starts with a markdown title heading", () => {

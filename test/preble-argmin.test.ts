@@ -111,6 +111,10 @@ describe("recordCandidates: what E2's explore argmin sees", () => {
         expect(c.decision.length).toBe(c.explores);
         expect(c.explores).toBeGreaterThan(0);
         expectArgmin(c);
+        // the GPU with the fewest requests in the window, recorded per decision, is the router's own count of the
+        // explore decisions that chose it ("派得最少"; no pairing in e2+rebalance, so every explore is recorded)
+        if (configuration === "e2+rebalance") expect(c.chosen.filter((g, k) => g === c.fewest[k]).length).toBe(on.routerStats.exploreSameAsCount);
+        for (const g of c.fewest) expect(g >= 0 && g < 3).toBe(true);
       }
     });
   }

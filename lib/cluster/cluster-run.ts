@@ -13,6 +13,7 @@ import { computeMetrics, OVERLOAD_RULE, warmupDescription } from "./metrics";
 import type { RadixNode, RadixTree } from "./radix-tree";
 import { RequestRecord } from "./record";
 import { Replica } from "./replica";
+import { routeChecked } from "./router-guard";
 import { createRouter, EvictionNotice, Router, StoreNotice } from "./routers";
 import { TimelineRecorder, unionOf } from "./timeline";
 import type { ClusterRequest } from "./workloads";
@@ -183,9 +184,7 @@ export class ClusterRun {
     const now = req.arrival;
     const view = this.view;
     view.now = now;
-    const target = this.router.route(req, view);
-    const replicas = this.settings.replicas;
-    if (!(Number.isInteger(target) && target >= 0 && target < replicas)) throw new Error(`路由器 ${this.router.name} 给请求 ${req.id} 返回了副本 ${target}；应为 0 到 ${replicas - 1} 的整数`);
+    const target = routeChecked(this.router, req, this.next, view);
     const rec = new RequestRecord(req, now);
     rec.replica = target;
     rec.measured = this.next >= this.warmupCount;

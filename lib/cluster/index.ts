@@ -5,6 +5,7 @@ export * from "./record";
 export * from "./local/policy";
 export * from "./replica";
 export * from "./routers";
+export * from "./router-guard";
 export * from "./simulate";
 export * from "./timeline";
 export * from "./preble/index";

@@ -102,3 +102,23 @@ export function checkKnownKeys(owner: string, given: Record<string, unknown>, al
     if (!allowed.includes(k)) throw new ParameterError(k, `不是${owner}的${noun}；它的${noun}有：${allowed.length ? allowed.join("、") : "（无）"}`);
   }
 }
+
+/** Code the reader wrote (a dispatch policy on the page, a router) failed or answered nonsense. The message is one
+ * Chinese line naming what the code was given (e.g. the job: its index and arrival time) and what it returned or
+ * threw; in a notebook it prints as that one line, without a stack trace or a partial table (like ParameterError). */
+export class UserCodeError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "UserCodeError";
+  }
+
+  [inspectCustom](): string {
+    return inNotebookKernel() ? `你写的代码出错 · ${this.message}` : this.stack ?? this.message;
+  }
+}
+
+/** A value as the reader would type it, for an error message: -1, NaN, 3.5, "3", undefined, {"a":1}. */
+export function shownValue(value: unknown): string {
+  if (typeof value === "function") return `函数 ${value.name || "（无名）"}`;
+  return shown(value);
+}

@@ -88,6 +88,8 @@ const NAMES: Record<string, string> = {
   argminCandidates: "每块候选 GPU",
   argminLecture: "讲义的读法",
   argminReleased: "开源代码的读法",
+  library: "库里的实现",
+  page: "本页的代码",
 
   // §4–§5 compound systems, optimizers, model routing
   locateSolve: "定位-求解",
@@ -125,6 +127,7 @@ const NAMES: Record<string, string> = {
   dynamoKvRouterRunningKv: "Dynamo（我们第一版的 decode 项）",
   gatewayPrefixScorer: "推理网关前缀打分",
   smallestTree: "最小的树",
+  mooncakeTrace: "Mooncake 对话 trace",
 
   // traces: arrival processes of 03.6 (the replay demo 06.4 uses the router names above); the Azure 2023 traces
   conv: "聊天 (conv)",

@@ -60,10 +60,15 @@ export interface ClaimResult {
   ours: string;
   /** why it cannot be judged (verdict "unjudged"), or a remark on the judgement */
   reason?: string;
+  /** when the verdict is not "holds": one or two Chinese sentences computed from the run saying why (for "unjudged",
+   * the same as `reason`) */
+  why?: string;
+  /** a narrower statement of ours beside the lecture's claims (not the lecture's conclusion) */
+  ourStatement?: boolean;
   /** how many seeds agree, where the claim rests on a ranking or a ratio over seeds */
   seeds?: { agree: number; total: number };
   /** where the lecture's reading and the released code differ: the verdict under each (the first is the default) */
-  readings?: Array<{ reading: string; verdict: Verdict; ours: string; reason?: string; seeds?: { agree: number; total: number } }>;
+  readings?: Array<{ reading: string; verdict: Verdict; ours: string; reason?: string; why?: string; seeds?: { agree: number; total: number } }>;
   /** set when the judge failed with an unexpected error (a bug, caught so that a notebook never throws) */
   error?: string;
 }

@@ -17,6 +17,13 @@ export interface Judgement {
   remark?: string;
   /** for a claim judged over seeds: how many seeds agree with the verdict on the mean */
   seeds?: { agree: number; total: number };
+  /** when it does not hold: why, in one or two Chinese sentences computed from the run (the figure that explains it;
+   * where our simulator differs from the lecture's companion code, in what, and the demo that shows it). Ignored
+   * when it holds. */
+  why?: string;
+  /** set when this judgement (typically one reading of several) cannot be judged after all: why, e.g. the mechanism
+   * acted zero times (the verdict is then "unjudged" whatever `holds` says) */
+  unjudged?: string;
 }
 
 /** A judgement under one reading of a paper (the lecture's, or the released code's). */
@@ -30,6 +37,8 @@ export interface Claim<P = Record<string, unknown>> {
   says: string;
   /** the lecture's figure where it gives one, e.g. "约 2 倍" or "3.88 对 5.35 秒" */
   lecture?: string;
+  /** a narrower statement of ours placed beside the lecture's claim (rendered as ours, not the lecture's) */
+  ourStatement?: boolean;
   /** computes our figures and the verdict; may throw Unjudgeable (via need / needRow / cannotJudge) */
   judge(table: Table, params: P): Judgement | ReadingJudgement[];
   /** whether the claim concerns this run at all (e.g. a part of the demo the parameters did not ask for): when it
@@ -99,7 +108,7 @@ function appliesSafely<P>(claim: Claim<P>, params: P): boolean {
 }
 
 function verdictOf(j: Judgement): Verdict {
-  return j.holds ? "holds" : "fails";
+  return j.unjudged ? "unjudged" : j.holds ? "holds" : "fails";
 }
 
 function withRemark(j: Judgement): string {
@@ -107,20 +116,38 @@ function withRemark(j: Judgement): string {
 }
 
 export function evaluateClaim<P>(claim: Claim<P>, table: Table, params: P): ClaimResult {
-  const base = { id: claim.id, says: claim.says, lecture: claim.lecture };
+  const base = { id: claim.id, says: claim.says, lecture: claim.lecture, ...(claim.ourStatement ? { ourStatement: true } : {}) };
   try {
     const judged = claim.judge(table, params);
     if (Array.isArray(judged)) {
-      if (judged.length === 0) return { ...base, verdict: "unjudged", ours: "—", reason: "没有可判断的读法" };
-      const readings = judged.map((r) => ({ reading: r.reading, verdict: verdictOf(r), ours: withRemark(r), seeds: r.seeds }));
-      return { ...base, verdict: readings[0].verdict, ours: readings[0].ours, seeds: readings[0].seeds, readings };
+      if (judged.length === 0) return { ...base, verdict: "unjudged", ours: "—", reason: "没有可判断的读法", why: "没有可判断的读法" };
+      const readings = judged.map((r) => ({ reading: r.reading, verdict: verdictOf(r), ours: withRemark(r), seeds: r.seeds, ...whyOf(r) }));
+      return { ...base, verdict: readings[0].verdict, ours: readings[0].ours, seeds: readings[0].seeds, ...whyOf(judged[0]), readings };
     }
-    return { ...base, verdict: verdictOf(judged), ours: withRemark(judged), seeds: judged.seeds };
+    return { ...base, verdict: verdictOf(judged), ours: withRemark(judged), seeds: judged.seeds, ...whyOf(judged) };
   } catch (e) {
-    if (e instanceof Unjudgeable) return { ...base, verdict: "unjudged", ours: "—", reason: e.reason };
+    if (e instanceof Unjudgeable) return { ...base, verdict: "unjudged", ours: "—", reason: e.reason, why: e.reason };
     const message = e instanceof Error ? e.message : String(e);
-    return { ...base, verdict: "unjudged", ours: "—", reason: `判断时出错：${message}`, error: message };
+    return { ...base, verdict: "unjudged", ours: "—", reason: `判断时出错：${message}`, why: `判断时出错：${message}`, error: message };
   }
+}
+
+/** The `why` of a judgement that does not hold (none when it holds). */
+function whyOf(j: Judgement): { why?: string; reason?: string } {
+  if (j.unjudged) return { why: j.unjudged, reason: j.unjudged };
+  return !j.holds && j.why ? { why: j.why } : {};
+}
+
+/** For a claim about a mechanism: the words for "it acted zero times in this run" (with `because`: what kept it from
+ * acting), or undefined when it acted — for Judgement.unjudged, or cannotJudge via needActed. */
+export function notActed(count: number, mechanism: string, because = ""): string | undefined {
+  return count === 0 ? `${mechanism}在这次运行里触发了 0 次${because ? `：${because}` : ""}，无从判断它的效果` : undefined;
+}
+
+/** cannotJudge when the mechanism acted zero times (see notActed). */
+export function needActed(count: number, mechanism: string, because = ""): void {
+  const r = notActed(count, mechanism, because);
+  if (r) cannotJudge(r);
 }
 
 // Small helpers judges use to write their figures.

@@ -69,6 +69,14 @@ export function demoDefaults(id: string): DemoParams {
   return JSON.parse(JSON.stringify(getDemo(id).defaults)) as DemoParams;
 }
 
+/** Whether a value holds a function anywhere (a router object's route, a router factory). */
+export function holdsFunction(value: unknown, depth = 0): boolean {
+  if (typeof value === "function") return true;
+  if (value === null || typeof value !== "object" || depth > 8) return false;
+  if (typeof (value as { route?: unknown }).route === "function") return true; // a router, its route maybe inherited (a class)
+  return Object.values(value as Record<string, unknown>).some((v) => holdsFunction(v, depth + 1));
+}
+
 const kind = (v: unknown) => (Array.isArray(v) ? "array" : v === null ? "null" : typeof v);
 const KIND_NAMES: Record<string, string> = { array: "数组", number: "数", string: "字符串", boolean: "布尔值", object: "对象", null: "null" };
 
@@ -87,7 +95,9 @@ export function runDemo(id: string, overrides: DemoParams = {}, context: DemoCon
     }
     if (value !== undefined) params[key] = value;
   }
-  const cache = resultCacheFromEnv();
+  // A router written in a cell is code: its source text would not capture the cells it reads (an edited θ in
+  // another cell), so a result that ran code from the page is never kept or read back.
+  const cache = holdsFunction(params) ? null : resultCacheFromEnv();
   const cached = cache?.get(id, params);
   if (cached) return cached;
   const table = demo.run(params, context);

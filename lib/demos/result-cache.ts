@@ -12,6 +12,9 @@
 // (a temporary file renamed into place), so two kernels writing the same key at once leave one whole file. A file
 // that cannot be read back is ignored and rewritten. Each library version gets a folder of its own; folders of other
 // versions are removed once they are a day old, and a folder keeps at most MAX_ENTRIES results.
+//
+// Parameters holding code the reader wrote (a dispatch policy, a router) never reach the cache: runDemo skips it
+// (holdsFunction in registry.ts). Should a function get here anyway, its name and source text are part of the key.
 import * as crypto from "crypto";
 import * as fs from "fs";
 import * as path from "path";
@@ -69,7 +72,13 @@ export function codeVersion(): string {
 /** JSON with object keys sorted, so that { a, b } and { b, a } are one key. */
 function canonical(value: unknown): string {
   return JSON.stringify(value, (_k, v) =>
-    v && typeof v === "object" && !Array.isArray(v) ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, (v as Record<string, unknown>)[k]])) : typeof v === "number" && !Number.isFinite(v) ? `number:${v}` : v,
+    v && typeof v === "object" && !Array.isArray(v)
+      ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, (v as Record<string, unknown>)[k]]))
+      : typeof v === "number" && !Number.isFinite(v)
+        ? `number:${v}`
+        : typeof v === "function"
+          ? `function:${v.name}:${String(v)}`
+          : v,
   );
 }
 

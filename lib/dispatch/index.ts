@@ -5,3 +5,4 @@ export * from "./policies";
 export * from "./traces";
 export * from "./servers";
 export * from "./theory";
+export * from "./user-policy";

@@ -161,3 +161,88 @@ export class HerdingMeter {
     };
   }
 }
+
+/** Times from `from` up to (not including) `to` on which every queue change is recorded. */
+export interface QueueTraceWindow {
+  from: number;
+  to: number;
+}
+
+/** Most jobs a trace window may hold (arrival rate × window length): the trace keeps two events a job. */
+const MAX_TRACE_JOBS = 500_000;
+
+/** The exact queue length of every server on a window (§1.3's sawtooth): it changes by +1 at each arrival and −1 at
+ * each completion, so the trace is the jobs in system at the window's start plus every arrival and completion in
+ * the window — memory proportional to the window's jobs, nothing outside it. */
+export class QueueTracer {
+  private readonly from: number;
+  private readonly to: number;
+  private started = false;
+  private readonly initial: number[];
+  /** (time, server, ±1) of every change inside the window, in the order seen */
+  private readonly eventTime: number[] = [];
+  private readonly eventServer: number[] = [];
+  private readonly eventDelta: number[] = [];
+  private readonly refreshes: number[] = [];
+  constructor(private readonly servers: number, w: QueueTraceWindow, arrivalRate: number) {
+    this.from = checkNumber("queueTrace.from", w.from, { min: 0 });
+    this.to = checkNumber("queueTrace.to", w.to, { above: this.from });
+    const expected = (this.to - this.from) * arrivalRate;
+    if (expected > MAX_TRACE_JOBS) throw new ParameterError("queueTrace.to", `窗口太长：约 ${Math.round(expected).toLocaleString("en-US")} 个请求落在里面，应 ≤ ${MAX_TRACE_JOBS.toLocaleString("en-US")}（缩短 to − from）`);
+    this.initial = new Array<number>(servers).fill(0);
+  }
+  /** Called with each arrival time before anything of that arrival happens (the view still holds every job in system
+   * at the previous arrival): the first call at or after `from` takes the queues at `from` and their completions. */
+  beforeArrival(t: number, view: QueueView): void {
+    if (this.started || t < this.from) return;
+    this.started = true;
+    const mask = view.capacity - 1;
+    for (let s = 0; s < this.servers; s++) {
+      const base = s * view.capacity;
+      for (let k = 0, h = view.head[s]; k < view.count[s]; k++, h = (h + 1) & mask) {
+        const done = view.ring[base + h];
+        if (done <= this.from) continue;
+        this.initial[s]++;
+        if (done < this.to) this.push(done, s, -1);
+      }
+    }
+  }
+  /** A job arrived at t on server s and completes at `done`. */
+  arrival(t: number, s: number, done: number): void {
+    if (t < this.from || t >= this.to) return;
+    this.push(t, s, 1);
+    if (done < this.to) this.push(done, s, -1);
+  }
+  refreshAt(r: number): void {
+    if (r >= this.from && r < this.to) this.refreshes.push(r);
+  }
+  /** After the last arrival: a window that starts later still begins with the queues left at `from`. */
+  end(view: QueueView): void {
+    if (!this.started) this.beforeArrival(this.from, view);
+  }
+  private push(t: number, s: number, delta: number): void {
+    this.eventTime.push(t);
+    this.eventServer.push(s);
+    this.eventDelta.push(delta);
+  }
+  /** times: `from`, every distinct change time, then `to`; lengths[s][i]: server s's queue from times[i] on. */
+  result(): { times: number[]; lengths: number[][]; refreshTimes: number[] } {
+    const order = this.eventTime.map((_, i) => i).sort((a, b) => this.eventTime[a] - this.eventTime[b] || this.eventDelta[a] - this.eventDelta[b]);
+    const current = this.initial.slice();
+    const times = [this.from];
+    const lengths = current.map((n) => [n]);
+    for (const i of order) {
+      const t = this.eventTime[i];
+      current[this.eventServer[i]] += this.eventDelta[i];
+      if (t !== times[times.length - 1]) {
+        times.push(t);
+        for (let s = 0; s < this.servers; s++) lengths[s].push(current[s]);
+      } else {
+        for (let s = 0; s < this.servers; s++) lengths[s][times.length - 1] = current[s];
+      }
+    }
+    times.push(this.to);
+    for (let s = 0; s < this.servers; s++) lengths[s].push(current[s]);
+    return { times, lengths, refreshTimes: this.refreshes.slice() };
+  }
+}

@@ -13,7 +13,8 @@ import { rng } from "../core/rng";
 import { mean, quantile, standardDeviation } from "../core/stats";
 import { boundedParetoSize, JOB_SIZE_DISTRIBUTIONS, JobSizeDistribution } from "./job-sizes";
 import { DISPATCH_POLICIES, DispatchPolicy } from "./policies";
-import { ArrivalCounter, ArrivalWindow, HerdingMeter, QueueSampler, QueueWindow } from "./observers";
+import { DispatchPolicyInput, isUserPolicy, resolveUserPolicy, RunWatch, UserPolicy, UserPolicyRunner, withTimeLimit } from "./user-policy";
+import { ArrivalCounter, ArrivalWindow, HerdingMeter, QueueSampler, QueueTraceWindow, QueueTracer, QueueWindow } from "./observers";
 import { ServerState } from "./server-state";
 
 export interface DispatchOptions {
@@ -23,7 +24,9 @@ export interface DispatchOptions {
   utilization: number;
   /** number of jobs simulated (warm-up included) */
   jobs: number;
-  policy: DispatchPolicy;
+  /** a policy of the library by name, or one the reader wrote: `(servers, rng) => server index` or
+   * { name, choose } (lib/dispatch/user-policy.ts) */
+  policy: DispatchPolicyInput;
   /** job-size distribution (default "exponential") */
   sizes?: JobSizeDistribution;
   /** snapshot refresh interval T in mean service times; 0 = live information (default 0) */
@@ -37,6 +40,8 @@ export interface DispatchOptions {
   arrivalWindow?: ArrivalWindow;
   /** sample every server's queue length every `step` on [from, to) */
   queueWindow?: QueueWindow;
+  /** every server's exact queue length on [from, to): each arrival and completion in the window (§1.3's sawtooth) */
+  queueTrace?: QueueTraceWindow;
   /** herding statistics over the measured jobs: the share of each interval's arrivals sent to its most-fed server
    * (intervals of this length), and queue spread / longest queue sampled every `queueStep` (default 0.25) */
   herding?: { interval: number; queueStep?: number };
@@ -66,7 +71,8 @@ export interface DispatchRun {
   servers: number;
   utilization: number;
   jobs: number;
-  policy: DispatchPolicy;
+  /** the library's policy id, or the display name of the reader's policy */
+  policy: string;
   sizes: JobSizeDistribution;
   refresh: number;
   warmupFraction: number;
@@ -83,10 +89,12 @@ export interface DispatchRun {
   records?: JobRecords;
   arrivalCounts?: ReturnType<ArrivalCounter["result"]>;
   queueSamples?: ReturnType<QueueSampler["result"]>;
+  queueTrace?: ReturnType<QueueTracer["result"]>;
   herding?: HerdingStats;
 }
 
-type Resolved = Required<Omit<DispatchOptions, "arrivalWindow" | "queueWindow" | "herding">> & Pick<DispatchOptions, "arrivalWindow" | "queueWindow" | "herding">;
+type Resolved = Required<Omit<DispatchOptions, "arrivalWindow" | "queueWindow" | "queueTrace" | "herding" | "policy">> &
+  Pick<DispatchOptions, "arrivalWindow" | "queueWindow" | "queueTrace" | "herding"> & { policy: DispatchPolicy | UserPolicy };
 
 /** Checks and fills in defaults; every bad value throws a ParameterError naming it. */
 export function resolveDispatchOptions(o: DispatchOptions): Resolved {
@@ -95,7 +103,7 @@ export function resolveDispatchOptions(o: DispatchOptions): Resolved {
     servers: checkInteger("servers", o.servers ?? 16, { min: 1 }),
     utilization: checkNumber("utilization", o.utilization, { above: 0, below: 1 }),
     jobs: checkInteger("jobs", o.jobs, { min: 1 }),
-    policy: checkOneOf("policy", o.policy, DISPATCH_POLICIES),
+    policy: isUserPolicy(o.policy) ? resolveUserPolicy(o.policy) : checkOneOf("policy", o.policy, DISPATCH_POLICIES),
     sizes: checkOneOf("sizes", o.sizes ?? "exponential", JOB_SIZE_DISTRIBUTIONS),
     refresh: checkNumber("refresh", o.refresh ?? 0, { min: 0 }),
     warmupFraction: checkNumber("warmupFraction", o.warmupFraction ?? 0.1, { min: 0, below: 1 }),
@@ -103,12 +111,19 @@ export function resolveDispatchOptions(o: DispatchOptions): Resolved {
     recordJobs: o.recordJobs ?? false,
     arrivalWindow: o.arrivalWindow,
     queueWindow: o.queueWindow,
+    queueTrace: o.queueTrace,
     herding: o.herding && { interval: checkNumber("herding.interval", o.herding.interval, { above: 0 }), queueStep: checkNumber("herding.queueStep", o.herding.queueStep ?? 0.25, { above: 0 }) },
   };
 }
 
 export function simulateDispatch(options: DispatchOptions): DispatchRun {
   const o = resolveDispatchOptions(options);
+  const policy = o.policy;
+  // a reader's policy runs under its time limit (lib/dispatch/user-policy.ts)
+  return typeof policy === "string" ? simulate(o) : withTimeLimit(policy, (watch) => simulate(o, watch));
+}
+
+function simulate(o: Resolved, watch?: RunWatch): DispatchRun {
   const N = o.servers;
   const jobs = o.jobs;
   const root = rng(o.seed);
@@ -126,17 +141,23 @@ export function simulateDispatch(options: DispatchOptions): DispatchRun {
   const responseTimes = new Float64Array(jobs - warmupJobs);
   const arrivals = o.arrivalWindow ? new ArrivalCounter(N, o.arrivalWindow) : undefined;
   const window = o.queueWindow ? new QueueSampler(N, o.queueWindow) : undefined;
+  const trace = o.queueTrace ? new QueueTracer(N, o.queueTrace, o.utilization * N) : undefined;
   const meter = o.herding ? new HerdingMeter(N, o.herding.interval, o.herding.queueStep ?? 0.25) : undefined;
   const stale = o.refresh > 0;
   // Queue lengths are kept only when something reads them.
-  const countsKept = o.policy === "jsq" || o.policy === "powerOfTwo" || window !== undefined || meter !== undefined;
-  const state = new ServerState(N, o.policy, stale, countsKept, choice);
+  const user = typeof o.policy === "string" ? null : o.policy;
+  const countsKept = user !== null || o.policy === "jsq" || o.policy === "powerOfTwo" || window !== undefined || meter !== undefined || trace !== undefined;
+  const state = new ServerState(N, user === null ? (o.policy as DispatchPolicy) : "random", stale, countsKept, choice);
+  // a reader's policy reads the same state through a small object, and draws from the same stream
+  const runner = user === null ? null : new UserPolicyRunner(user, state, stale, choice, o.seed);
+  if (watch && runner) watch.runner = runner;
   let nextRefresh = o.refresh;
   let refreshes = 0;
   if (stale) {
     refreshes = 1;
     records?.refreshTimes.push(0);
     window?.refreshAt(0);
+    trace?.refreshAt(0);
   }
 
   let t = 0;
@@ -146,15 +167,18 @@ export function simulateDispatch(options: DispatchOptions): DispatchRun {
     // the arithmetic of jobSizeSampler, inline: one call site per distribution keeps V8's feedback monomorphic
     const u = sizeStream.uniform();
     const x = heavy ? boundedParetoSize(u) : -Math.log(1 - u);
+    trace?.beforeArrival(t, state.system);
     if (stale && t >= nextRefresh) {
       const r = Math.floor(t / o.refresh) * o.refresh;
       // samples before r first: the refresh drops the jobs done by r
       window?.sampleBefore(r, state.system);
       meter?.sampleBefore(r, state.system);
       state.refresh(r);
+      runner?.refreshedAt(r);
       refreshes++;
       records?.refreshTimes.push(r);
       window?.refreshAt(r);
+      trace?.refreshAt(r);
       nextRefresh = r + o.refresh;
     }
     window?.sampleBefore(t, state.system);
@@ -162,7 +186,7 @@ export function simulateDispatch(options: DispatchOptions): DispatchRun {
       if (i === warmupJobs) meter.startAt(t);
       meter.sampleBefore(t, state.system);
     }
-    const s = state.choose(t);
+    const s = runner === null ? state.choose(t) : runner.choose(t, i);
     const freeAt = state.lastCompletion[s];
     const done = state.admit(s, t, x);
     if (i >= warmupJobs) {
@@ -171,6 +195,7 @@ export function simulateDispatch(options: DispatchOptions): DispatchRun {
       meter?.arrival(t, s);
     }
     arrivals?.arrival(t, s);
+    trace?.arrival(t, s, done);
     if (records) {
       records.arrival[i] = t;
       records.size[i] = x;
@@ -180,11 +205,12 @@ export function simulateDispatch(options: DispatchOptions): DispatchRun {
     }
   }
 
+  trace?.end(state.system);
   return {
     servers: N,
     utilization: o.utilization,
     jobs,
-    policy: o.policy,
+    policy: user === null ? (o.policy as DispatchPolicy) : user.name,
     sizes: o.sizes,
     refresh: o.refresh,
     warmupFraction: o.warmupFraction,
@@ -197,6 +223,7 @@ export function simulateDispatch(options: DispatchOptions): DispatchRun {
     records,
     arrivalCounts: arrivals?.result(),
     queueSamples: window?.result(),
+    queueTrace: trace?.result(),
     herding: meter?.result(),
   };
 }
@@ -208,7 +235,8 @@ export interface SeedResult {
 }
 
 export interface DispatchSummary {
-  policy: DispatchPolicy;
+  /** the library's policy id, or the display name of the reader's policy */
+  policy: string;
   sizes: JobSizeDistribution;
   refresh: number;
   /** averages over seeds of each run's mean and P99 response time (mean service times) */
@@ -235,7 +263,7 @@ export function dispatchAcrossSeeds(options: Omit<DispatchOptions, "seed">, seed
   const means = perSeed.map((r) => r.mean);
   const p99s = perSeed.map((r) => r.p99);
   return {
-    policy: options.policy,
+    policy: isUserPolicy(options.policy) ? resolveUserPolicy(options.policy).name : checkOneOf("policy", options.policy, DISPATCH_POLICIES),
     sizes: options.sizes ?? "exponential",
     refresh: options.refresh ?? 0,
     mean: mean(means),

@@ -41,6 +41,14 @@ registerExercise({
   slots: ballsSlots(1e5, false),
   precision: "保留两位小数（误差 ±0.02 以内算对）",
   hint: "把 n = 100,000 代入 ln n / ln ln n 与 ln ln n / ln 2。",
+  why: {
+    question: "为什么随机派发的实测最大负载远高于公式，而二选一几乎和公式一致？（文字题）",
+    points: 2,
+    rubric: [
+      { points: 1, text: "指出两个式子是 n → ∞ 时的渐近量级：随机那一式的 (1 + o(1)) 修正项在 n = 10^5 时仍然很大，把实测值往上推" },
+      { points: 1, text: "指出二选一的式子只差一个不大的 O(1) 常数，所以实测贴着公式；能和公式对照的是随 n 增长的趋势" },
+    ],
+  },
   explanation: () => {
     const t = runDemo("01.1", { ns: [1000, 100000] });
     const at = (n: number, key: string) => Number(rowsWhere(t, { n })[0][key]);

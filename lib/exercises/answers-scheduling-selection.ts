@@ -92,6 +92,14 @@ registerExercise({
   slots: [{ label: "评估的分配数", relTolerance: 0, mistakes: [{ value: 10, relTolerance: 0, message: "10 是论文在 TableArithmetic 上报告的数；数一数演示 04.1 里 LLMSelector 实际跑了几轮（含确认收敛的轮次）" }] }],
   precision: "给整数",
   hint: "看演示 04.1 的表：LLMSelector 从 C+C 出发的路径走了几轮；每轮评估 K = 5 个分配（5 个模型）。",
+  why: {
+    question: "论文说在 TableArithmetic 上 10 个分配就够，为什么和演示 04.1 数出来的对不上？（文字题）",
+    points: 2,
+    rubric: [
+      { points: 1, text: "指出停止规则：找到最优分配后还要再跑几轮、确认分配不再变化才停，这几轮也计入预算（论文的 10 = 2 轮 × 5 看起来只数到第一次到达最优）" },
+      { points: 1, text: "指出计数口径：每轮算 K = 5 个还是 K − 1 = 4 个（作者开源代码的计数器）；比较不同来源的预算前要先对齐口径" },
+    ],
+  },
   explanation: () => {
     const row = caseRow("llmSelector", "C+C");
     const steps = String(row.path ?? "").split(" → ");

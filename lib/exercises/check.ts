@@ -1,9 +1,9 @@
-// The reader-facing calls: check(id, answer) shows a ✓ / ✗ / ○ badge and records the result for progress() and
+// The reader-facing calls: check(id, answer) shows a 正确 / 还不对 / 尚未作答 badge and records the result for progress() and
 // for the grader; reveal(id) shows the folded worked answer; rubric(id) the points of a part answered in words.
 import { kernel } from "../view/display";
 import { evaluate, type CheckResult } from "./evaluate";
-import { badgeHtml, badgeText, progressHtml, revealHtml, rubricHtml } from "./render";
-import { exerciseLabel, getExercise, listExercises } from "./registry";
+import { badgeHtml, badgeText, progressHtml, revealHtml, rubricHtml, rubricOf } from "./render";
+import { exerciseLabel, getExercise, listCodingExercises, listExercises } from "./registry";
 
 /** The MIME type of the machine-readable check() record beside the badge (scripts/grade.mjs reads it). */
 export const CHECK_MIME = "application/vnd.lecture11.check+json";
@@ -26,6 +26,11 @@ function writeBundle(data: Record<string, unknown>): boolean {
   } catch {
     return false;
   }
+}
+
+/** Shows HTML for people and a text fallback, with extra MIME types (a machine-readable record) in the same output. */
+export function showBundle(html: string, text: string, extra: Record<string, unknown> = {}): void {
+  show(html, text, extra);
 }
 
 function show(html: string, text: string, extra: Record<string, unknown> = {}): void {
@@ -55,7 +60,7 @@ export class ExerciseNotPassed extends Error {
 export function check(id: string, answer: unknown): void {
   const result = evaluate(id, answer);
   session.set(result.id, result);
-  const record = { id: result.id, label: result.label, status: result.status, kind: result.kind, points: result.points, maxPoints: result.maxPoints, message: result.message };
+  const record = { id: result.id, label: result.label, status: result.status, kind: result.kind, points: result.points, maxPoints: result.maxPoints, message: result.message, tolerance: result.tolerance };
   show(badgeHtml(result), badgeText(result), { [CHECK_MIME]: record });
   if (typeof process !== "undefined" && process.env.NBGRADER_EXECUTION && !result.passed) throw new ExerciseNotPassed(result);
 }
@@ -73,15 +78,21 @@ export function reveal(id: string): void {
   show(revealHtml(e), `练习 ${exerciseLabel(e.id)} 参考答案\n\n${e.explanation()}`);
 }
 
-/** Shows the rubric of a part answered in words (instructor edition). */
+/** Shows the rubric of a part answered in words, or of a checked part's written half (instructor edition). */
 export function rubric(id: string): void {
   const e = getExercise(id);
-  show(rubricHtml(e), `练习 ${exerciseLabel(e.id)} 评分标准（共 ${e.points} 分）\n${(e.rubric ?? []).map((r) => `- （${r.points} 分）${r.text}`).join("\n")}`);
+  const r = rubricOf(e);
+  show(rubricHtml(e), `练习 ${r.label} 评分标准（共 ${r.points} 分）\n${r.items.map((x) => `- （${x.points} 分）${x.text}`).join("\n")}`);
 }
 
 /** The latest check() result of each part in this kernel session. */
 export function sessionResults(): CheckResult[] {
   return [...session.values()];
+}
+
+/** Records a result for progress() (a coding exercise's test cell, lib/exercises/tests.ts). */
+export function recordResult(result: CheckResult): void {
+  session.set(result.id, result);
 }
 
 export function resetProgress(): void {
@@ -90,6 +101,6 @@ export function resetProgress(): void {
 
 /** The reader's own progress: which parts are right, not yet right, or still open (from this session's checks). */
 export function progress(): void {
-  const { html, text } = progressHtml(listExercises().map((exercise) => ({ exercise, result: session.get(exercise.id) })));
+  const { html, text } = progressHtml([...listExercises(), ...listCodingExercises()].map((exercise) => ({ exercise, result: session.get(exercise.id) })));
   show(html, text);
 }

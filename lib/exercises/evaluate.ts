@@ -21,6 +21,9 @@ export interface CheckResult {
   message: string;
   points: number;
   maxPoints: number;
+  /** exactly how the values were compared (Chinese; for the gradebook's note): each value's tolerance rule and the
+   * other ways of writing it that are accepted; never the reference value */
+  tolerance: string;
 }
 
 type Parsed = { ok: true; value: number | string; percent: boolean } | { ok: false; kind: "type" | "format"; message: string };
@@ -29,6 +32,29 @@ const fmt = (x: number) => String(Number(x.toPrecision(6)));
 
 function tolerance(slot: Slot, expected: number): number {
   return Math.max(Math.abs(expected) * (slot.relTolerance ?? 0.02), slot.absTolerance ?? 0);
+}
+
+const percentText = (x: number) => `${Number((x * 100).toPrecision(6))}%`;
+
+/** One value's comparison rule in words: 精确相等, 相对误差 ≤ 1%, 绝对误差 ≤ 0.02, or both (the wider counts). */
+function slotRule(slot: Slot, expected: number | string): string {
+  if (typeof expected === "string") return "文字须是正确选项的一种写法（不分大小写与全半角，可带其他字）"; // not the options: they would give the answer away
+  const rel = slot.relTolerance ?? 0.02;
+  const abs = slot.absTolerance ?? 0;
+  const extras = [slot.share ? "百分数写法按小数读" : "", slot.wholeNumberToo ? "四舍五入的整数也算对" : ""].filter((x) => x !== "");
+  let rule: string;
+  if (rel === 0 && abs === 0) rule = "精确相等";
+  else if (abs === 0) rule = `相对误差 ≤ ${percentText(rel)}`;
+  else if (rel === 0) rule = `绝对误差 ≤ ${abs}`;
+  else rule = `相对误差 ≤ ${percentText(rel)} 或绝对误差 ≤ ${abs}（取较宽者）`;
+  return extras.length > 0 ? `${rule}；${extras.join("；")}` : rule;
+}
+
+/** The tolerance of every value of a part, grouped: "每个值：相对误差 ≤ 2%" or "随机：…；二选一：…". */
+function toleranceText(slots: Slot[], want: Array<number | string>): string {
+  const rules = slots.map((s, i) => slotRule(s, want[i]));
+  if (rules.every((r) => r === rules[0])) return `${want.length > 1 ? "每个值" : "容差"}：${rules[0]}`;
+  return rules.map((r, i) => `${slots[i].label}：${r}`).join("；");
 }
 
 function slotsOf(e: Exercise, want: Array<number | string>): Slot[] {
@@ -90,6 +116,7 @@ function permutations(n: number): number[][] {
 /** Compares a reader's answer with the reference (see the file comment); never throws on a reader's value. */
 export function evaluate(id: string, answer: unknown): CheckResult {
   const e = getExercise(id);
+  if (e.coding) throw new ParameterError("id", `练习 ${exerciseLabel(e.id)} 是编码题，不用 check()：写好答案单元格里的函数，运行它下面的测试单元格`);
   if (!e.reference) throw new ParameterError("id", `练习 ${exerciseLabel(e.id)} 是文字题，不能用 check() 自动核对：答案写在它的「你的答案」单元格里`);
   const ref = e.reference();
   const want = Array.isArray(ref) ? ref : [ref];
@@ -104,6 +131,7 @@ export function evaluate(id: string, answer: unknown): CheckResult {
     message,
     points: status === "correct" ? e.points : 0,
     maxPoints: e.points,
+    tolerance: toleranceText(slots, want),
   });
   const prefix = (i: number) => (want.length > 1 ? `第 ${i + 1} 个值（${slots[i].label}）` : "");
 

@@ -1,8 +1,15 @@
-export { listExercises, getExercise, referenceAnswer, exerciseLabel, normalizeExerciseId, isChecked, gradeId } from "./registry";
+export { listExercises, listCodingExercises, getExercise, referenceAnswer, exerciseLabel, normalizeExerciseId, isChecked, gradeId } from "./registry";
 export type { Answer, Exercise, Slot, Mistake, RubricItem } from "./registry";
 export { evaluate } from "./evaluate";
 export type { CheckResult, CheckStatus, CheckKind } from "./evaluate";
 export { check, checkStrict, reveal, rubric, progress, sessionResults, resetProgress, CHECK_MIME, ExerciseNotPassed } from "./check";
-export { boldSpans, explanationHtml } from "./render";
+export { boldSpans, explanationHtml, rubricOf } from "./render";
+export { runTests, testResult, TestRun, TestFailure, NOT_IMPLEMENTED, TEST_TIME_LIMIT } from "./tests";
+export type { TestOutcome } from "./tests";
+export { serversWith, seededRng, choiceShares, oneChoice, dispatchMeanResponse, promptOf, viewWith, ROUTER_SCENARIOS, guardedLockstep, routerRun } from "./coding-cases";
+export type { ServersWith, RouterScenario } from "./coding-cases";
+export { decisionText, e2StateWith, e2On, exercise3Decision, e2Difference } from "./coding-preble";
+export type { E2StateSpec } from "./coding-preble";
+export { HIDDEN_MARK } from "./answers-coding";
 import "./answers-dispatch-cache";
 import "./answers-scheduling-selection";

@@ -56,6 +56,12 @@ export interface Exercise {
   explanation: () => string;
   /** for the parts answered in words: what earns the points */
   rubric?: RubricItem[];
+  /** a checked part's written half (the "why" of 1(b), 6(b)): its own "你的答案" cell (grade_id ex<id>_why),
+   * graded by hand with this rubric */
+  why?: { question: string; points: number; rubric: RubricItem[] };
+  /** a coding exercise of ours (10–12, not the lecture's): graded by the tests of its test cell (runTests), its
+   * rubric lists those tests with their points */
+  coding?: true;
 }
 
 const exercises = new Map<string, Exercise>();
@@ -66,11 +72,30 @@ export function registerExercise(exercise: Exercise): void {
     const sum = exercise.rubric.reduce((a, r) => a + r.points, 0);
     if (sum !== exercise.points) throw new Error(`exercise ${exercise.id}: rubric adds up to ${sum}, points say ${exercise.points}`);
   }
+  if (exercise.why) {
+    const sum = exercise.why.rubric.reduce((a, r) => a + r.points, 0);
+    if (sum !== exercise.why.points) throw new Error(`exercise ${exercise.id}: the why rubric adds up to ${sum}, its points say ${exercise.why.points}`);
+  }
   exercises.set(exercise.id, exercise);
 }
 
 export function listExercises(): Exercise[] {
   return [...exercises.values()].sort((a, b) => a.id.localeCompare(b.id, "en", { numeric: true }));
+}
+
+const codingExercises = new Map<string, Exercise>();
+
+/** Our coding exercises (10–12, after the lecture's nine): their rubric is the list of tests, adding up to points. */
+export function registerCodingExercise(exercise: Exercise & { coding: true; rubric: RubricItem[] }): void {
+  if (exercises.has(exercise.id) || codingExercises.has(exercise.id)) throw new Error(`exercise ${exercise.id} registered twice`);
+  const sum = exercise.rubric.reduce((a, r) => a + r.points, 0);
+  if (sum !== exercise.points) throw new Error(`exercise ${exercise.id}: its tests add up to ${sum}, points say ${exercise.points}`);
+  codingExercises.set(exercise.id, exercise);
+}
+
+/** The coding exercises, in order (not among listExercises(): those are the lecture's). */
+export function listCodingExercises(): Exercise[] {
+  return [...codingExercises.values()].sort((a, b) => a.id.localeCompare(b.id, "en", { numeric: true }));
 }
 
 /** "4c", "4(c)", "4（c）", "练习 4C" → "4c". */
@@ -89,8 +114,8 @@ export function exerciseLabel(id: string): string {
 }
 
 export function getExercise(id: string): Exercise {
-  const e = exercises.get(normalizeExerciseId(id));
-  if (!e) throw new ParameterError("id", `没有练习 ${JSON.stringify(id)}；可选：${listExercises().map((x) => exerciseLabel(x.id)).join("、")}`);
+  const e = exercises.get(normalizeExerciseId(id)) ?? codingExercises.get(normalizeExerciseId(id));
+  if (!e) throw new ParameterError("id", `没有练习 ${JSON.stringify(id)}；可选：${[...listExercises(), ...listCodingExercises()].map((x) => exerciseLabel(x.id)).join("、")}`);
   return e;
 }
 
@@ -102,6 +127,7 @@ export function isChecked(e: Exercise): boolean {
 /** The library's answer to a part that has one (throws for a part answered in words: use explanation instead). */
 export function referenceAnswer(id: string): Answer {
   const e = getExercise(id);
+  if (e.coding) throw new ParameterError("id", `练习 ${exerciseLabel(e.id)} 是编码题，没有数值答案：运行它的测试单元格`);
   if (!e.reference) throw new ParameterError("id", `练习 ${exerciseLabel(e.id)} 是文字题，没有可核对的数值答案：运行 reveal("${e.id}") 看参考答案`);
   return e.reference();
 }

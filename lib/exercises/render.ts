@@ -2,6 +2,7 @@
 // markdown (**bold**, `code`, [link](url), $math$, blank-line paragraphs) and rendered here, not by the notebook:
 // Notebook 6's markdown does not close **bold** before a full-width 。, and a reference answer must fold (<details>).
 import { escapeHtml } from "../view/table";
+import { badgeHtml as wordBadge } from "../view/badge";
 import type { CheckResult } from "./evaluate";
 import { exerciseLabel, type Exercise } from "./registry";
 
@@ -24,22 +25,26 @@ export function explanationHtml(markdown: string): string {
     .join("\n");
 }
 
+// The status is a word in a coloured badge drawn by the page (view/badge.ts), not a check mark or a cross from a font.
 const COLOURS = { correct: "#1a7f37", wrong: "#cf222e", unanswered: "#6e7781" };
-const MARKS = { correct: "✓", wrong: "✗", unanswered: "○" };
 const WORDS = { correct: "正确", wrong: "还不对", unanswered: "尚未作答" };
+const WRITTEN = { word: "文字题", colour: "#57606a" };
+
+function statusBadge(status: CheckResult["status"]): string {
+  return wordBadge({ word: WORDS[status], colour: COLOURS[status], outline: status === "unanswered", kind: `l11-status-${status}` });
+}
 
 export function badgeHtml(r: CheckResult): string {
   const colour = COLOURS[r.status];
-  const head = `${MARKS[r.status]} 练习 ${escapeHtml(r.label)} ${WORDS[r.status]}`;
   const points = `<span style="color:#57606a">（${r.points} / ${r.maxPoints} 分）</span>`;
   return (
     `<div class="l11-check l11-${r.status}" style="border-left:4px solid ${colour};padding:4px 8px;margin:4px 0">` +
-    `<b style="color:${colour}">${head}</b>${points} — ${escapeHtml(r.message)}</div>`
+    `${statusBadge(r.status)} <b style="color:${colour}">练习 ${escapeHtml(r.label)}</b>${points} — ${escapeHtml(r.message)}</div>`
   );
 }
 
 export function badgeText(r: CheckResult): string {
-  return `${MARKS[r.status]} 练习 ${r.label} ${WORDS[r.status]}（${r.points} / ${r.maxPoints} 分）— ${r.message}`;
+  return `练习 ${r.label} ${WORDS[r.status]}（${r.points} / ${r.maxPoints} 分）— ${r.message}`;
 }
 
 const FOLD_STYLE = "border:1px solid #d0d7de;border-radius:6px;padding:4px 10px;margin:6px 0;background:#f6f8fa";
@@ -52,10 +57,18 @@ export function revealHtml(e: Exercise): string {
   );
 }
 
+/** The rubric a part is graded by hand with: its own (a part answered in words) or its written half's ("为什么"). */
+export function rubricOf(e: Exercise): { label: string; points: number; items: Array<{ points: number; text: string }> } {
+  if (e.rubric) return { label: exerciseLabel(e.id), points: e.points, items: e.rubric };
+  if (e.why) return { label: `${exerciseLabel(e.id)} 为什么`, points: e.why.points, items: e.why.rubric };
+  return { label: exerciseLabel(e.id), points: e.points, items: [] };
+}
+
 export function rubricHtml(e: Exercise): string {
-  const items = (e.rubric ?? []).map((r) => `<li>（${r.points} 分）${escapeHtml(r.text)}</li>`).join("");
+  const r = rubricOf(e);
+  const items = r.items.map((x) => `<li>（${x.points} 分）${escapeHtml(x.text)}</li>`).join("");
   return (
-    `<details class="l11-rubric" style="${FOLD_STYLE}"><summary><b>练习 ${escapeHtml(exerciseLabel(e.id))} 评分标准</b>（共 ${e.points} 分，点开查看）</summary>` +
+    `<details class="l11-rubric" style="${FOLD_STYLE}"><summary><b>练习 ${escapeHtml(r.label)} 评分标准</b>（共 ${r.points} 分，点开查看）</summary>` +
     `<ul>${items}</ul></details>`
   );
 }
@@ -68,23 +81,27 @@ export interface ProgressRow {
 
 /** The closing table of notebook 08: each part done / right / open, and the points so far. */
 export function progressHtml(rows: ProgressRow[]): { html: string; text: string } {
-  const checked = rows.filter((r) => r.exercise.reference !== undefined);
-  const words = rows.filter((r) => r.exercise.reference === undefined);
+  const auto = (r: ProgressRow) => r.exercise.reference !== undefined || r.exercise.coding === true;
+  const checked = rows.filter(auto);
+  const words = rows.filter((r) => !auto(r));
   const right = checked.filter((r) => r.result?.status === "correct");
   const wrong = checked.filter((r) => r.result?.status === "wrong");
   const open = checked.length - right.length - wrong.length;
-  const earned = right.reduce((a, r) => a + r.exercise.points, 0);
+  // a check() part earns all or nothing; a coding exercise the points of the tests it passed
+  const earned = checked.reduce((a, r) => a + (r.result && r.result.status !== "unanswered" ? r.result.points : 0), 0);
   const max = checked.reduce((a, r) => a + r.exercise.points, 0);
   const wordPoints = words.reduce((a, r) => a + r.exercise.points, 0);
   const state = (r: ProgressRow) => {
-    if (r.exercise.reference === undefined) return { mark: "✎", word: "文字题：写在「你的答案」里，老师按评分标准给分", colour: "#57606a" };
+    if (!auto(r)) return { badge: wordBadge({ ...WRITTEN, outline: true, kind: "l11-status-written" }), head: WRITTEN.word, word: "写在「你的答案」里，老师按评分标准给分", colour: WRITTEN.colour };
     const s = r.result?.status ?? "unanswered";
-    return { mark: MARKS[s], word: r.result && s !== "unanswered" ? `${WORDS[s]}（最近一次检查）` : "尚未作答", colour: COLOURS[s] };
+    const word = r.result && s !== "unanswered" ? (r.exercise.coding ? `最近一次测试：${r.result.points} / ${r.exercise.points} 分` : "最近一次检查") : "";
+    return { badge: statusBadge(s), head: WORDS[s], word, colour: COLOURS[s] };
   };
   const body = rows
     .map((r) => {
       const s = state(r);
-      return `<tr><td>${escapeHtml(exerciseLabel(r.exercise.id))}</td><td style="text-align:right">${r.exercise.points}</td><td style="text-align:left;color:${s.colour}">${s.mark} ${escapeHtml(s.word)}</td></tr>`;
+      const word = s.word ? ` <span style="color:${s.colour}">${escapeHtml(s.word)}</span>` : "";
+      return `<tr><td>${escapeHtml(exerciseLabel(r.exercise.id))}</td><td style="text-align:right">${r.exercise.points}</td><td style="text-align:left">${s.badge}${word}</td></tr>`;
     })
     .join("");
   const summary =
@@ -93,7 +110,11 @@ export function progressHtml(rows: ProgressRow[]): { html: string; text: string 
   const html =
     `<div class="l11-progress"><p><b>我的进度</b>：${escapeHtml(summary)}</p>` +
     `<table><thead><tr><th>练习</th><th>分值</th><th style="text-align:left">状态</th></tr></thead><tbody>${body}</tbody></table>` +
-    `<p style="color:#57606a">状态只来自这次内核会话里运行过的 check()：重启内核后，请先运行上面各题的检查单元格。</p></div>`;
-  const text = [`我的进度：${summary}`, ...rows.map((r) => `  ${exerciseLabel(r.exercise.id)}  ${r.exercise.points} 分  ${state(r).mark} ${state(r).word}`)].join("\n");
+    `<p style="color:#57606a">状态只来自这次内核会话里运行过的 check() 和编码题的测试单元格：重启内核后，请先运行上面各题的检查单元格。</p></div>`;
+  const stateText = (r: ProgressRow) => {
+    const s = state(r);
+    return s.word ? `${s.head}（${s.word}）` : s.head;
+  };
+  const text = [`我的进度：${summary}`, ...rows.map((r) => `  ${exerciseLabel(r.exercise.id)}  ${r.exercise.points} 分  ${stateText(r)}`)].join("\n");
   return { html, text };
 }

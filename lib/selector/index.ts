@@ -7,3 +7,4 @@ export * from "./budget";
 export * from "./optimizers";
 export * from "./cost";
 export * from "./model-routing";
+export * from "./tasks";

@@ -150,6 +150,8 @@ export interface RoutingResult {
   callsPerQuestion: number;
   /** share of questions whose final answer came from each model (sums to 1) */
   answeredBy: Record<string, number>;
+  /** cascade: per question, the model whose answer was kept (its index in the world) */
+  keptModel?: Int32Array;
 }
 
 function modelIndex(rw: ModelRoutingWorld, name: string, parameter: string): number {
@@ -215,6 +217,7 @@ export function cascade(rw: ModelRoutingWorld, options: CascadeOptions): Routing
   const eps = rw.signals[split].scorer;
   const price = order.map((k) => rw.prices[rw.world.names[k]]);
   const counts = new Float64Array(rw.world.names.length);
+  const kept = new Int32Array(set.size);
   let right = 0;
   let cost = 0;
   let calls = 0;
@@ -228,6 +231,7 @@ export function cascade(rw: ModelRoutingWorld, options: CascadeOptions): Routing
       if (i === last || passes(trustScore(correct, eps[k][z], noise), threshold)) {
         if (correct) right++;
         counts[k]++;
+        kept[z] = k;
         break;
       }
     }
@@ -243,6 +247,7 @@ export function cascade(rw: ModelRoutingWorld, options: CascadeOptions): Routing
     costPerQuestion: cost / set.size,
     callsPerQuestion: calls / set.size,
     answeredBy: shares(rw, counts, set.size),
+    keptModel: kept,
   };
 }
 

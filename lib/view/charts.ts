@@ -3,7 +3,8 @@ import type { Cell, Column, Table } from "../core/table";
 import { rowsWhere } from "../core/table";
 import { displayName } from "../core/glossary";
 import { headerText } from "./table";
-import type { Figure } from "./plot";
+import type { Figure } from "./figure/figure";
+import { seriesLook } from "./figure/palette";
 
 function column(table: Table, key: string): Column {
   const c = table.columns.find((col) => col.key === key);
@@ -125,11 +126,12 @@ export function lines(all: Table, o: ChartOptions): Figure {
   const gs = groups(table, o.group);
   const data: Figure["data"] = [];
   gs.forEach((g, i) => {
-    const color = o.dashed ? { line: { color: PALETTE[i % PALETTE.length] }, marker: { color: PALETTE[i % PALETTE.length] } } : {};
+    const look = seriesLook(i, gs.length);
+    const color = o.dashed ? { line: { color: look.color, ...(look.dash !== "solid" ? { dash: look.dash } : {}) }, marker: { color: look.color } } : {};
     data.push({ type: "scatter", mode: o.mode ?? "lines+markers", name: g.name, x: g.rows.map((r) => r[o.x]), y: g.rows.map((r) => r[o.y]), ...errorBars(table, o, g.rows), ...color });
     if (o.dashed) {
       const name = `${g.name ? `${g.name} · ` : ""}${headerText(column(table, o.dashed))}`;
-      data.push({ type: "scatter", mode: "lines", name, x: g.rows.map((r) => r[o.x]), y: g.rows.map((r) => r[o.dashed as string]), line: { color: PALETTE[i % PALETTE.length], dash: "dot" } });
+      data.push({ type: "scatter", mode: "lines", name, x: g.rows.map((r) => r[o.x]), y: g.rows.map((r) => r[o.dashed as string]), line: { color: look.color, dash: "dot" } });
     }
   });
   return { data, layout: axes(table, o) };
@@ -299,15 +301,19 @@ export function columnBars(table: Table, o: { x: string; columns: string[]; titl
   };
 }
 
-const PALETTE = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf"];
+/** A series' line: its colour, and its dash past the palette. */
+function lineOf(look: { color: string; dash: string }): { color: string; dash?: string } {
+  return look.dash === "solid" ? { color: look.color } : { color: look.color, dash: look.dash };
+}
 
 /** Lines with markers in a grid of small charts, one per value of `facet` (e.g. one per workload): the same group
  * has the same colour in every panel and one legend entry; each panel has its own y range. `markWhen` names a boolean
- * column whose true rows are drawn with a cross (e.g. overloaded cells); errorLow / errorHigh (or error) draw error
+ * column whose true rows are drawn with a large cross over every line (one legend entry, `markName`; e.g. overloaded
+ * cells); errorLow / errorHigh (or error) draw error
  * bars as in the other charts; `dashed`, a second column drawn dotted in each group's colour (as in lines(); its
  * legend entries say `dashedName`, default the column's header). `height` and `legendTitle` override the grid's
  * height (px) and the group column's header as the legend's title. */
-export function facetLines(table: Table, o: ChartOptions & { facet: string; columns?: number; markWhen?: string; height?: number; legendTitle?: string; dashedName?: string }): Figure {
+export function facetLines(table: Table, o: ChartOptions & { facet: string; columns?: number; markWhen?: string; markName?: string; height?: number; legendTitle?: string; dashedName?: string }): Figure {
   const facetValues = [...new Set(table.rows.map((r) => r[o.facet]))];
   const cols = Math.min(o.columns ?? 3, facetValues.length);
   const rowsCount = Math.ceil(facetValues.length / cols);
@@ -338,8 +344,8 @@ export function facetLines(table: Table, o: ChartOptions & { facet: string; colu
         name: g.name,
         legendgroup: g.name,
         showlegend: firstTime(g.name),
-        line: { color: PALETTE[groupNames.indexOf(g.name) % PALETTE.length] },
-        marker: o.markWhen ? { symbol: g.rows.map((r) => (r[o.markWhen as string] === true ? "x" : "circle")), size: g.rows.map((r) => (r[o.markWhen as string] === true ? 10 : 6)) } : undefined,
+        line: lineOf(seriesLook(groupNames.indexOf(g.name), groupNames.length)),
+        marker: o.markWhen ? { size: 4 } : undefined,
         x: g.rows.map((r) => r[o.x]),
         y: g.rows.map((r) => r[o.y]),
         ...errorBars(table, o, g.rows),
@@ -348,12 +354,44 @@ export function facetLines(table: Table, o: ChartOptions & { facet: string; colu
       });
       if (o.dashed) {
         const name = `${g.name ? `${g.name} · ` : ""}${o.dashedName ?? headerText(column(table, o.dashed))}`;
-        data.push({ type: "scatter", mode: "lines", name, legendgroup: name, showlegend: firstTime(name), line: { color: PALETTE[groupNames.indexOf(g.name) % PALETTE.length], dash: "dot" }, x: g.rows.map((r) => r[o.x]), y: g.rows.map((r) => r[o.dashed as string]), xaxis: `x${axis}`, yaxis: `y${axis}` });
+        data.push({ type: "scatter", mode: "lines", name, legendgroup: name, showlegend: firstTime(name), line: { color: seriesLook(groupNames.indexOf(g.name), groupNames.length).color, dash: "dot" }, x: g.rows.map((r) => r[o.x]), y: g.rows.map((r) => r[o.dashed as string]), xaxis: `x${axis}`, yaxis: `y${axis}` });
       }
     }
+    if (o.markWhen) data.push(markedPoints(sub, o as typeof o & { markWhen: string }, groupNames, axis, firstTime));
     layout[`xaxis${axis}`] = { title: i === 0 || i >= facetValues.length - cols ? o.xTitle ?? headerText(column(table, o.x)) : "", ...(o.logX ? logAxis() : {}) };
     layout[`yaxis${axis}`] = { title: i % cols === 0 ? o.yTitle ?? headerText(column(table, o.y)) : "", ...(o.logY ? logAxis() : {}) };
     (layout.annotations as unknown[]).push({ text: `<b>${label(table, o.facet, fv)}</b>`, xref: `x${axis} domain`, yref: `y${axis} domain`, x: 0.5, y: 1.12, showarrow: false, xanchor: "center" });
   });
   return { data, layout: layout as Figure["layout"] };
+}
+
+/** The `markWhen` rows of one panel as large crosses in their group's colour, outlined, drawn after (over) every line
+ * of the panel so that no line hides them; one legend entry (`markName`, default the column's header). */
+function markedPoints(sub: Table, o: ChartOptions & { markWhen: string; markName?: string }, groupNames: string[], axis: string, firstTime: (name: string) => boolean): Record<string, unknown> {
+  const rows = groups(sub, o.group).flatMap((g) => g.rows.filter((r) => r[o.markWhen] === true).map((r) => ({ r, color: seriesLook(groupNames.indexOf(g.name), groupNames.length).color })));
+  const name = o.markName ?? (sub.columns.some((c) => c.key === o.markWhen) ? headerText(column(sub, o.markWhen)) : o.markWhen);
+  return {
+    type: "scatter",
+    mode: "markers",
+    name,
+    legendgroup: name,
+    showlegend: rows.length > 0 && firstTime(name),
+    marker: { symbol: "x", size: 12, color: rows.map((x) => x.color), line: { width: 1.5, color: "#222222" } },
+    x: rows.map((x) => x.r[o.x]),
+    y: rows.map((x) => x.r[o.y]),
+    xaxis: `x${axis}`,
+    yaxis: `y${axis}`,
+  };
+}
+
+/** The figure with a dashed horizontal line across the whole plot at `y` (on the y axis), labelled at its right end
+ * (e.g. a target the reader should compare the points with). */
+export function withHorizontalLine(figure: Figure, o: { y: number; label: string; color?: string }): Figure {
+  const layout = { ...(figure.layout ?? {}) } as NonNullable<Figure["layout"]>;
+  const color = o.color ?? "#444444";
+  const shapes = Array.isArray(layout.shapes) ? layout.shapes : [];
+  const annotations = Array.isArray(layout.annotations) ? layout.annotations : [];
+  layout.shapes = [...shapes, { type: "line", xref: "paper", x0: 0, x1: 1, yref: "y", y0: o.y, y1: o.y, line: { color, width: 1.5, dash: "dash" } }];
+  layout.annotations = [...annotations, { xref: "paper", x: 1, xanchor: "right", yref: "y", y: o.y, yanchor: "bottom", text: o.label, showarrow: false, font: { color, size: 12 } }];
+  return { ...figure, layout };
 }

@@ -1,12 +1,24 @@
 // Renders a demo's judged claims: one short paragraph a claim, the verdict first, our figures beside the lecture's.
+// The verdict is a word in a coloured badge drawn by the page (badge.ts), plain words on a terminal.
 import type { ClaimResult, Table, Verdict } from "../core/table";
 import { displayMarkdown } from "./display";
+import { badgeHtml, type BadgeLook } from "./badge";
 
-const MARK: Record<Verdict, string> = { holds: "✅ 成立", fails: "❌ 不成立", unjudged: "⚪ 无法判断" };
+const WORD: Record<Verdict, string> = { holds: "成立", fails: "不成立", unjudged: "无法判断" };
+const LOOK: Record<Verdict, BadgeLook> = {
+  holds: { word: WORD.holds, colour: "#1a7f37", kind: "l11-verdict l11-verdict-holds" },
+  fails: { word: WORD.fails, colour: "#cf222e", kind: "l11-verdict l11-verdict-fails" },
+  unjudged: { word: WORD.unjudged, colour: "#57606a", outline: true, kind: "l11-verdict l11-verdict-unjudged" },
+};
 
-/** The verdict in words ("✅ 成立" …). */
+/** The verdict in words ("成立", "不成立", "无法判断"). */
 export function verdictText(v: Verdict): string {
-  return MARK[v];
+  return WORD[v];
+}
+
+/** The verdict as a coloured badge with its word (inline HTML; also inside markdown). */
+export function verdictBadge(v: Verdict): string {
+  return badgeHtml(LOOK[v]);
 }
 
 function seedsText(s: ClaimResult["seeds"]): string {
@@ -18,22 +30,52 @@ function figures(ours: string, reason: string | undefined, seeds: ClaimResult["s
   return `这里：${ours}${seeds ? seedsText(seeds) : ""}${reason ? `；${reason}` : ""}`;
 }
 
+/** How claims render: `readings: "all"` (default) lists every reading's verdict; `"line"` shows the first reading's
+ * verdict only, plus at most one line "开源代码的读法下：…（见附录）" where another reading's verdict differs (§3's main
+ * notebook, the released-code readings being in its appendix). */
+export interface ClaimRenderOptions {
+  readings?: "all" | "line";
+  /** "line" mode: the notebook "（见附录）" links to (default: §3's appendix); "" = no link */
+  appendix?: string;
+}
+
+/** §3's appendix: the released code's readings (notebooks/10-…). */
+export const PREBLE_APPENDIX = "10-appendix-preble-as-released.ipynb";
+
 /** One claim as a markdown list item (with sub-items per reading where the paper has two readings). */
-export function claimMarkdown(c: ClaimResult): string {
+export function claimMarkdown(c: ClaimResult, o: ClaimRenderOptions = {}): string {
   const lecture = c.lecture ? `讲义：${c.lecture}；` : "";
-  const head = `- **${MARK[c.verdict]}** · ${c.says}　${lecture}${c.readings && c.readings.length > 1 ? "" : figures(c.ours, c.reason, c.seeds)}`;
-  if (!c.readings || c.readings.length <= 1) return head;
-  const sub = c.readings.map((r) => `    - ${r.reading}：**${MARK[r.verdict]}** · ${figures(r.ours, r.reason, r.seeds)}`);
+  const says = c.ourStatement ? `${c.says}（我们补充的说法，不是讲义的结论）` : c.says;
+  const listed = c.readings && c.readings.length > 1 && o.readings !== "line";
+  const head = `- ${verdictBadge(c.verdict)} · ${says}　${lecture}${listed ? "" : figures(c.ours, c.reason, c.seeds)}`;
+  if (!listed) return [head, ...whyLines(c, "    "), ...otherReadingLine(c, o)].join("\n");
+  const sub = (c.readings ?? []).flatMap((r) => [`    - ${r.reading}：${verdictBadge(r.verdict)} · ${figures(r.ours, r.reason, r.seeds)}`, ...whyLines(r, "        ")]);
   return [head, ...sub].join("\n");
+}
+
+/** The reason under a verdict that is not "holds" (a nested list item; not repeated when the figures already give
+ * it as the reason it cannot be judged). */
+function whyLines(c: { verdict: string; why?: string; reason?: string }, indent: string): string[] {
+  return c.verdict !== "holds" && c.why && c.why !== c.reason ? [`${indent}- 原因：${c.why}`] : [];
+}
+
+/** "line" mode: one line for the first other reading whose verdict differs from the first reading's. */
+function otherReadingLine(c: ClaimResult, o: ClaimRenderOptions): string[] {
+  if (o.readings !== "line" || !c.readings || c.readings.length < 2) return [];
+  const other = c.readings.slice(1).find((r) => r.verdict !== c.readings![0].verdict);
+  if (!other) return [];
+  const text = other.verdict !== "holds" && other.why ? other.why : other.ours;
+  const target = o.appendix ?? PREBLE_APPENDIX;
+  return [`    - ${other.reading}下：${verdictBadge(other.verdict)} · ${text}（见${target ? `[附录](${target})` : "附录"}）`];
 }
 
 /** The claims of a table as markdown (empty when it has none); `besideTable`: the table is printed just above
  * (report()), so the heading points at it; alone (claims()), it names the run instead. */
-export function claimsMarkdown(table: Table, o: { besideTable?: boolean } = {}): string {
+export function claimsMarkdown(table: Table, o: { besideTable?: boolean } & ClaimRenderOptions = {}): string {
   const list = table.claims ?? [];
   if (list.length === 0) return "";
   const source = o.besideTable ? `${table.id ? `演示 ${table.id}，` : ""}由上表的数字判断` : `按${table.id ? `演示 ${table.id} ` : ""}这次运行的数字判断，表格没有显示`;
-  return [`**结论核对**（${source}）`, "", ...list.map(claimMarkdown)].join("\n");
+  return [`**结论核对**（${source}）`, "", ...list.map((c) => claimMarkdown(c, o))].join("\n");
 }
 
 /** Plain text for terminals (the CLI). */
@@ -42,16 +84,23 @@ export function claimsText(table: Table): string {
   if (list.length === 0) return "";
   const lines = ["结论核对："];
   for (const c of list) {
-    lines.push(`  ${MARK[c.verdict]} [${c.id}] ${c.says}`);
+    lines.push(`  ${WORD[c.verdict]}　[${c.id}] ${c.says}${c.ourStatement ? "（我们补充的说法）" : ""}`);
     if (c.lecture) lines.push(`      讲义：${c.lecture}`);
-    if (c.readings && c.readings.length > 1) for (const r of c.readings) lines.push(`      ${r.reading}：${MARK[r.verdict]} ${figures(r.ours, r.reason, r.seeds)}`);
-    else lines.push(`      ${figures(c.ours, c.reason, c.seeds)}`);
+    if (c.readings && c.readings.length > 1)
+      for (const r of c.readings) {
+        lines.push(`      ${r.reading}：${WORD[r.verdict]}　${figures(r.ours, r.reason, r.seeds)}`);
+        if (r.verdict !== "holds" && r.why && r.why !== r.reason) lines.push(`        原因：${r.why}`);
+      }
+    else {
+      lines.push(`      ${figures(c.ours, c.reason, c.seeds)}`);
+      if (c.verdict !== "holds" && c.why && c.why !== c.reason) lines.push(`      原因：${c.why}`);
+    }
   }
   return lines.join("\n");
 }
 
 /** Renders the claims of a demo's table in the notebook (stdout elsewhere). */
-export function claims(table: Table): void {
-  const text = claimsMarkdown(table);
-  if (text) displayMarkdown(text);
+export function claims(table: Table, o: ClaimRenderOptions = {}): void {
+  const text = claimsMarkdown(table, o);
+  if (text) displayMarkdown(text, claimsText(table));
 }

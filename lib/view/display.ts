@@ -33,10 +33,12 @@ export function displayHtml(rendered: Rendered): void {
   else console.log(rendered.text);
 }
 
-export function displayMarkdown(markdown: string): void {
+/** Markdown in the notebook; elsewhere `text` when given (e.g. plain words for what the markdown draws as HTML
+ * badges), else the markdown itself. */
+export function displayMarkdown(markdown: string, text?: string): void {
   const k = kernel();
   if (k) k.display.markdown(markdown);
-  else console.log(markdown);
+  else console.log(text ?? markdown);
 }
 
 /** A status line that rewrites itself in place: in the notebook an updatable display, on a terminal a \r line. */

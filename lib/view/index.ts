@@ -1,14 +1,25 @@
 import type { Table } from "../core/table";
 import { displayHtml } from "./display";
 import { tableHtml, tableText } from "./table";
-import { claimsMarkdown } from "./claims";
+import { claimsMarkdown, claimsText, ClaimRenderOptions } from "./claims";
 
 export * from "./table";
 export * from "./plot";
 export * from "./md";
 export * from "./charts";
+export { readableFigure } from "./figure/readable";
+export { figureProblems } from "./figure/check";
+export { queueLengthChart } from "./queue-chart";
+export type { QueuePanel } from "./queue-chart";
+export { e2DecisionChart } from "./decision-chart";
+export type { E2Decision, E2DecisionKind } from "./decision-chart";
+export { radixTreeSvg, radixTreeText, showRadixTree } from "./radix-tree-svg";
+export type { RadixNodeDrawing } from "./radix-tree-svg";
 export { partOf } from "./parts";
 export { readingsTable } from "./readings";
+export { lectureReading, withoutCitations } from "./lecture-reading";
+export { claimLines, claimLinesMarkdown, claimLine } from "./summary";
+export type { SectionLink } from "./summary";
 export { displayHtml, displayMarkdown, statusLine, kernel } from "./display";
 import { displayMarkdown } from "./display";
 export type { Rendered } from "./display";
@@ -20,10 +31,10 @@ export function table(t: Table): void {
 }
 
 /** A demo's table followed by its judged claims: the usual demo cell ends with report(t). */
-export function report(t: Table): void {
+export function report(t: Table, o: ClaimRenderOptions = {}): void {
   table(t);
-  const c = claimsMarkdown(t, { besideTable: true });
-  if (c) displayMarkdown(c);
+  const c = claimsMarkdown(t, { besideTable: true, ...o });
+  if (c) displayMarkdown(c, claimsText(t));
 }
 
 /** Shows a Table; an alias that reads naturally in cells: show(runDemo("02.1")). */

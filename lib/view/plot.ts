@@ -3,18 +3,10 @@
 import * as fs from "fs";
 import { escapeHtml } from "./table";
 import { displayHtml, Rendered } from "./display";
+import { readableFigure } from "./figure/readable";
 
-export interface Axis {
-  title?: string | { text: string };
-  type?: "linear" | "log" | "category";
-  [key: string]: unknown;
-}
-
-export interface Figure {
-  data: Array<Record<string, unknown>>;
-  layout?: { title?: string | { text: string }; xaxis?: Axis; yaxis?: Axis; [key: string]: unknown };
-  config?: Record<string, unknown>;
-}
+export type { Axis, Figure } from "./figure/figure";
+import type { Axis, Figure } from "./figure/figure";
 
 let chartCounter = 0;
 let bundleSent = false;
@@ -71,7 +63,7 @@ function withTitleObjects(figure: Figure): Figure {
 export function figureHtml(figure: Figure, options: { id?: string; includeBundle?: boolean; height?: number } = {}): string {
   checkFigure(figure);
   const id = options.id ?? `l11-plot-${++chartCounter}`;
-  const fig = withTitleObjects(figure);
+  const fig = withTitleObjects(readableFigure(figure));
   const json = JSON.stringify(fig).replace(/</g, "\\u003c");
   const height = options.height ?? 420;
   const bundle = options.includeBundle

@@ -60,7 +60,8 @@ function isNumericColumn(table: Table, column: Column): boolean {
 }
 
 // Notes a notebook's tables share (an overload rule, a warm-up rule) are printed in full the first time in a kernel
-// session and folded under "说明同上" after that, so a page does not repeat the same paragraph eight times.
+// session and after that only as their first words and "说明同上", so a page does not repeat the same paragraph
+// eight times (the handout's text neither).
 const notesShown = new Set<string>();
 
 /** Forgets which notes were shown (a new notebook run). */
@@ -71,7 +72,7 @@ export function resetNotes(): void {
 function noteHtml(note: string, fold: boolean): string {
   if (!fold) return `<li>${escapeHtml(note)}</li>`;
   const head = note.length > 24 ? `${note.slice(0, 24)}…` : note;
-  return `<li><details><summary>${escapeHtml(head)}（说明同上）</summary>${escapeHtml(note)}</details></li>`;
+  return `<li title="${escapeHtml(note)}">${escapeHtml(head)}（说明同上）</li>`;
 }
 
 /** The table as HTML. `foldRepeatedNotes`: notes already shown in this session are folded (the notebook's show()). */

@@ -13,6 +13,8 @@ export interface CandidateRecord {
   time: number[];
   /** the GPU the argmin chose */
   chosen: number[];
+  /** the GPU with the fewest requests dispatched within the window ("派得最少") */
+  fewest: number[];
   L: number[];
   M: number[];
   P: number[];
@@ -23,6 +25,7 @@ export class CandidateRecorder {
   private readonly decision: number[] = [];
   private readonly time: number[] = [];
   private readonly chosen: number[] = [];
+  private readonly fewest: number[] = [];
   private readonly L: number[] = [];
   private readonly M: number[] = [];
   private readonly P: number[] = [];
@@ -33,12 +36,13 @@ export class CandidateRecorder {
   ) {}
 
   /** One explore decision: the cost terms of every GPU as the argmin saw them. */
-  add(decision: number, time: number, chosen: number, L: Float64Array, M: Float64Array, P: Float64Array): void {
+  add(decision: number, time: number, chosen: number, L: Float64Array, M: Float64Array, P: Float64Array, fewest = -1): void {
     this.explores++;
     if (this.decision.length >= this.limit) return;
     this.decision.push(decision);
     this.time.push(time);
     this.chosen.push(chosen);
+    this.fewest.push(fewest);
     for (let g = 0; g < this.replicas; g++) {
       this.L.push(L[g]);
       this.M.push(M[g]);
@@ -47,6 +51,6 @@ export class CandidateRecorder {
   }
 
   record(): CandidateRecord {
-    return { replicas: this.replicas, explores: this.explores, decision: this.decision.slice(), time: this.time.slice(), chosen: this.chosen.slice(), L: this.L.slice(), M: this.M.slice(), P: this.P.slice() };
+    return { replicas: this.replicas, explores: this.explores, decision: this.decision.slice(), time: this.time.slice(), chosen: this.chosen.slice(), fewest: this.fewest.slice(), L: this.L.slice(), M: this.M.slice(), P: this.P.slice() };
   }
 }

@@ -65,9 +65,32 @@ export interface UnfinishedDecision {
   missed: number;
 }
 
+/** One segment of the global tree as plain data: its path of segment ids from the root, and the GPUs it is
+ * allocated to (dispatched there, not known to be evicted). */
+export interface GlobalTreeSegment {
+  path: number[];
+  segment: number;
+  tokens: number;
+  gpus: number[];
+}
+
+/** The router's global tree now, parents before children (the root left out). */
+export function globalTreeSnapshot(router: PrebleRouter): GlobalTreeSegment[] {
+  const out: GlobalTreeSegment[] = [];
+  const tree = router.tree;
+  tree.walk((n) => {
+    const alloc = (n.payload as { alloc: number } | undefined)?.alloc ?? 0;
+    const gpus: number[] = [];
+    for (let g = 0; g < 31; g++) if (alloc & (1 << g)) gpus.push(g);
+    out.push({ path: tree.pathOf(n), segment: n.segment, tokens: n.tokens, gpus });
+  });
+  return out;
+}
+
 /** Routes `requests` at their arrival times through a fresh Preble router with `options`, nothing finishing in
- * between (§3.1: the eight samples arrive within milliseconds, long before the first prefill ends). */
-export function decideUnfinished(requests: readonly ClusterRequest[], replicas: number, options: Record<string, unknown>): UnfinishedDecision[] {
+ * between (§3.1: the eight samples arrive within milliseconds, long before the first prefill ends); `after` sees
+ * the router after each dispatch. */
+export function decideUnfinished(requests: readonly ClusterRequest[], replicas: number, options: Record<string, unknown>, after?: (router: PrebleRouter, i: number) => void): UnfinishedDecision[] {
   const router = new PrebleRouter({ replicas, step, kvCapacity: capacity }, { ...options, recordDecisions: true });
   const view = new UnfinishedView(replicas, capacity, step);
   return requests.map((request, i) => {
@@ -76,6 +99,7 @@ export function decideUnfinished(requests: readonly ClusterRequest[], replicas: 
     const gpu = router.route(request, view);
     router.onDispatch(view.dispatch(request, gpu), view);
     const kinds = (router.stats().decisions as { kind: number[] }).kind;
+    after?.(router, i);
     return { gpu, kind: DECISION_KINDS[kinds[i]], cached: m.cached, missed: m.missed };
   });
 }
@@ -112,4 +136,18 @@ export function e2BoundaryCases(prefixTokens: number, questions: readonly number
     const other = holder === 0 ? 1 : 0;
     return { questionTokens: q, cached: m.cached, missed: m.missed, exploit: m.cached > m.missed, gpu, prefillHolder: costs[holder].P, prefillCold: costs[other].P, holderLoad: costs[holder].L };
   });
+}
+
+/** One decision of a fresh Preble router (E2 alone unless `options` say otherwise) after requests were placed by
+ * hand on given GPUs at time 0 (their prompts are in the global tree, nothing has finished): the request arrives at
+ * time 1 and is routed. With the option `decide`, the page's (or a student's) E2 decides. */
+export function decideAfterPlacing(placed: ReadonlyArray<{ request: ClusterRequest; gpu: number }>, request: ClusterRequest, replicas: number, options: Record<string, unknown> = {}): UnfinishedDecision {
+  const router = new PrebleRouter({ replicas, step, kvCapacity: capacity }, { rebalance: false, autoscale: false, pairing: false, ...options, recordDecisions: true });
+  const view = new UnfinishedView(replicas, capacity, step);
+  for (const p of placed) router.onDispatch(view.dispatch(p.request, p.gpu), view);
+  view.now = 1;
+  const m = router.globalMatch(request, 1);
+  const gpu = router.route(request, view);
+  const kinds = (router.stats().decisions as { kind: number[] }).kind;
+  return { gpu, kind: DECISION_KINDS[kinds[kinds.length - 1]], cached: m.cached, missed: m.missed };
 }

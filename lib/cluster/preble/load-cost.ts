@@ -67,6 +67,12 @@ export class LoadCostModel {
     return info.recomputeNs;
   }
 
+  /** Nanoseconds to recompute a node of the global tree on top of its prefix (what evicting it costs, before its
+   * hit rate; the page's M reads it). */
+  recomputeNanoseconds(node: GNode): number {
+    return this.recompute(node.payload as GlobalNodeInfo, node);
+  }
+
   /** This decision's prefill ns of the request on g (its tokens not allocated there). */
   prefillOn(g: number, request: ClusterRequest): number {
     const ns = this.prefillNs[g];

@@ -56,7 +56,8 @@ export interface PrebleOptions {
   evictionEstimate: EvictionEstimate;
   /** output length assumed before any request has finished (the released code's default, 45) */
   defaultOutputTokens: number;
-  /** keep L, M, P and the kind of every decision in stats() (for the notebook's breakdown) */
+  /** keep L, M, P, the kind, the GPU and the global match (cached, missed) of every decision in stats().decisions (the
+   * notebook's breakdown and E2's decision line); off by default */
   recordDecisions: boolean;
   /** keep every GPU's L, M, P at the first this many explore decisions (argmin over all GPUs) in stats().candidates;
    * 0 = off (exploit, rebalance and pairing decisions have no argmin over every GPU: not recorded) */

@@ -1,7 +1,7 @@
 // Preble's global scheduler as a Router (§3.1–§3.4): the global tree updated at dispatch (global-tree.ts), the window
 // H (window.ts), the load cost L + M + P (load-cost.ts), E2 (e2.ts), rebalancing and autoscaling (rebalance.ts),
 // pairing (pairing.ts). Local scheduling (priority groups) lives in ../lib/cluster/local/prefix-and-priority.ts.
-import { checkInteger } from "../../core/errors";
+import { checkInteger, ParameterError } from "../../core/errors";
 import type { StepModel } from "../../hardware/step-model";
 import type { RequestRecord } from "../record";
 import { ClusterView, EvictionNotice, registerRouter, Router, RouterContext } from "../routers";
@@ -14,6 +14,7 @@ import { PrebleOptions, prebleOptions } from "./options";
 import { AdmissionHitWindow, isDecodeHeavy } from "./pairing";
 import { AutoscaleEvent, maybeAutoscale, migrateImportantNodes, Migration, Redirect } from "./rebalance";
 import { LoadWindow, OutstandingDecode } from "./window";
+import { decideOnPage, PageParts, pageParts, PrebleStateView } from "./page-state";
 
 export class PrebleRouter implements Router {
   readonly name: string;
@@ -42,18 +43,33 @@ export class PrebleRouter implements Router {
   private noticesIgnored = 0;
   readonly autoscaleEvents: AutoscaleEvent[] = [];
   readonly migrations: Migration[] = [];
+  /** rebalancing's view (once it may act): the highest busiest ÷ lightest window-load ratio seen at a dispatch, and at
+   * how many dispatches it was above Th_bal (a mechanism that never acted says why, 03.11) */
+  private maxLoadRatio = 0;
+  private aboveThBal = 0;
+  /** migrations that moved a node straight back to the GPU its previous migration took it from */
+  private migratedBack = 0;
+  private readonly lastMigration = new Map<number, number>();
   private logKind: number[] = [];
   private logTime: number[] = [];
   private logL: number[] = [];
   private logM: number[] = [];
   private logP: number[] = [];
   private logGpu: number[] = [];
+  /** the global tree's cluster-wide match at each decision (E2's cached; missed = prompt − cached) */
+  private logCached: number[] = [];
+  private logMissed: number[] = [];
   private readonly candidates: CandidateRecorder | null;
+  /** the page's decide / loadCost / redirect (options of the same names) and the state they read */
+  private readonly page: PageParts;
+  private readonly state: PrebleStateView | null;
 
   constructor(context: Pick<RouterContext, "replicas" | "step" | "kvCapacity">, options: Record<string, unknown> = {}, name = "preble") {
     const R = checkInteger("replicas", context.replicas, { min: 1, max: 30 });
     this.replicas = R;
-    this.options = prebleOptions(R, context.kvCapacity, options);
+    const { parts, rest } = pageParts(options);
+    this.page = parts;
+    this.options = prebleOptions(R, context.kvCapacity, rest);
     this.name = name;
     const o = this.options;
     this.global = new GlobalTree(R, o.decodeEstimate === "released" || (o.rebalance && o.rebalanceAction === "migrate"));
@@ -63,7 +79,11 @@ export class PrebleRouter implements Router {
     if (decode !== null) this.global.onImportantAlloc = (info, g, added) => decode.onAlloc(info, g, added);
     this.costs = new LoadCostModel(R, context.step as StepModel, o, this.global, this.window, this.decode);
     this.hits = o.pairing && o.pairingRule === "released" ? new AdmissionHitWindow(R, o.pairingHitWindow) : null;
-    this.e2 = new E2(o, this.global, this.costs, this.window.requestsPerGpu, this.hits, new Redirect(o, this.costs));
+    const redirect = new Redirect(o, this.costs);
+    this.e2 = new E2(o, this.global, this.costs, this.window.requestsPerGpu, this.hits, redirect);
+    if (parts.decide !== null && o.pairing && o.pairingRule === "released") throw new ParameterError("decide", "本页的 E2 只配讲义的搭配规则（pairingRule: \"ours\"）；开源代码的搭配规则请去掉 decide");
+    if (parts.decide === null && (parts.loadCost !== null || parts.redirect !== null)) throw new ParameterError(parts.loadCost !== null ? "loadCost" : "redirect", "只在给了 decide 时才用（本页的 E2 通过 state.loadCost、state.redirect 调用它们）");
+    this.state = parts.decide !== null ? new PrebleStateView(o, this.global, this.costs, this.window, redirect, parts) : null;
     this.migrates = o.rebalance && o.rebalanceAction === "migrate";
     this.candidates = o.recordCandidates > 0 ? new CandidateRecorder(R, o.recordCandidates) : null;
   }
@@ -138,7 +158,8 @@ export class PrebleRouter implements Router {
   route(request: ClusterRequest, view: ClusterView): number {
     this.analyze(request, view.now);
     const d = this.decision;
-    this.e2.decide(request, view, this.dispatches, d);
+    if (this.state !== null) decideOnPage(this.page.decide as NonNullable<PageParts["decide"]>, this.state, request, view, this.dispatches, this.costs, this.window.requestsPerGpu, d);
+    else this.e2.decide(request, view, this.dispatches, d);
     const chosen = d.gpu;
     this.kindCounts[d.kind]++;
     if (d.byL >= 0) {
@@ -148,7 +169,7 @@ export class PrebleRouter implements Router {
     const L = this.costs.L[chosen];
     const M = this.costs.M[chosen];
     const P = this.costs.P[chosen];
-    if (this.candidates !== null && d.kind === EXPLORE) this.candidates.add(this.costDecisions, view.now, chosen, this.costs.L, this.costs.M, this.costs.P);
+    if (this.candidates !== null && d.kind === EXPLORE) this.candidates.add(this.costDecisions, view.now, chosen, this.costs.L, this.costs.M, this.costs.P, d.byCount);
     this.sumL += L;
     this.sumM += M;
     this.sumP += P;
@@ -161,6 +182,8 @@ export class PrebleRouter implements Router {
       this.logM.push(M);
       this.logP.push(P);
       this.logGpu.push(chosen);
+      this.logCached.push(this.global.matchCached);
+      this.logMissed.push(request.promptTokens - this.global.matchCached);
     }
     return chosen;
   }
@@ -180,9 +203,10 @@ export class PrebleRouter implements Router {
     if (this.decode !== null) this.decode.onDispatch(((leaf.payload as GlobalNodeInfo).important.payload as GlobalNodeInfo), g, request.outputTokens);
     if (this.hits !== null) this.hits.onDispatch(record);
     this.dispatches++;
+    if (this.options.rebalance && this.dispatches >= this.options.rebalanceAfter) this.noteLoadRatio();
     if (this.migrates) {
       const moves = migrateImportantNodes(this.options, t, this.window, this.costs, view.now, this.dispatches);
-      for (const m of moves) this.migrations.push(m);
+      for (const m of moves) this.noteMigration(m);
     }
   }
 
@@ -208,6 +232,27 @@ export class PrebleRouter implements Router {
     else if (r === "ignored") this.noticesIgnored++;
   }
 
+  private noteLoadRatio(): void {
+    let max = -Infinity;
+    let min = Infinity;
+    for (let g = 0; g < this.replicas; g++) {
+      const L = this.costs.windowLoad(g);
+      if (L > max) max = L;
+      if (L < min) min = L;
+    }
+    const ratio = min > 0 ? max / min : max > 0 ? Infinity : 1;
+    if (ratio > this.maxLoadRatio) this.maxLoadRatio = ratio;
+    if (ratio > this.options.thBal) this.aboveThBal++;
+  }
+
+  private noteMigration(m: Migration): void {
+    // a node's previous migration, as from × replicas + to: this one undoes it when it goes to → from
+    const last = this.lastMigration.get(m.segment);
+    if (last !== undefined && Math.floor(last / this.replicas) === m.to && last % this.replicas === m.from) this.migratedBack++;
+    this.lastMigration.set(m.segment, m.from * this.replicas + m.to);
+    this.migrations.push(m);
+  }
+
   stats(): Record<string, unknown> {
     const n = this.costDecisions;
     const counts: Record<string, number> = {};
@@ -216,6 +261,10 @@ export class PrebleRouter implements Router {
       ...counts,
       autoscale: this.autoscaleEvents.length,
       migrated: this.migrations.length,
+      migratedBack: this.migratedBack,
+      migratedNodes: this.lastMigration.size,
+      maxLoadRatio: this.maxLoadRatio,
+      aboveThBal: this.aboveThBal,
       meanL: n ? this.sumL / n : NaN,
       meanM: n ? this.sumM / n : NaN,
       meanP: n ? this.sumP / n : NaN,
@@ -228,7 +277,7 @@ export class PrebleRouter implements Router {
       autoscaleEvents: this.autoscaleEvents.slice(),
     };
     if (this.candidates !== null) out.candidates = this.candidates.record();
-    if (this.options.recordDecisions) out.decisions = { kind: this.logKind.slice(), time: this.logTime.slice(), gpu: this.logGpu.slice(), L: this.logL.slice(), M: this.logM.slice(), P: this.logP.slice() };
+    if (this.options.recordDecisions) out.decisions = { kind: this.logKind.slice(), time: this.logTime.slice(), gpu: this.logGpu.slice(), L: this.logL.slice(), M: this.logM.slice(), P: this.logP.slice(), cached: this.logCached.slice(), missed: this.logMissed.slice() };
     return out;
   }
 }

@@ -5,12 +5,13 @@
 import { displayName } from "../../core/glossary";
 import type { Row } from "../../core/table";
 import { kvCapacityTokens } from "../../hardware/step-model";
+import { generateWorkload, Workload } from "../../cluster/workloads";
 import { defineDemo, DemoContext } from "../registry";
 import { CLUSTER_COLUMNS, policyColumn } from "../columns";
 import { Claim, f, need, needParam, needRows } from "../claims";
 import {
-  checkPolicies, checkReplicas, checkWorkloadSetting, LOAD_ONLY_POLICIES, meanOverSeeds, names, OVERLOAD_NOTE, perSeed, policiesDoc,
-  runSection2Many, SECTION2_GPU, SECTION2_MODEL, SEED_DOCS, seedList, seedsPhrase, warmupNote, WORKLOADS_DOCS, zipSeeds, meanText, seedsAgreeingAll, section2Defaults, workloadsIn, mean,
+  checkRouterChoices, checkDistinctNames, choiceName, RouterChoice, checkReplicas, checkWorkloadSetting, LOAD_ONLY_POLICIES, meanOverSeeds, names, OVERLOAD_NOTE, perSeed, routerChoicesDoc,
+  runSection2, runSection2Many, SECTION2_GPU, SECTION2_MODEL, SEED_DOCS, seedList, seedsPhrase, warmupNote, WORKLOADS_DOCS, zipSeeds, meanText, seedsAgreeingAll, section2Defaults, workloadsIn, mean,
 } from "./section2";
 import { totalCache, cacheContents } from "./total-cache";
 import { thresholdSweep } from "./threshold";
@@ -23,7 +24,7 @@ export { totalCache, cacheContents, hotSpot, collapse, collapseTimeline, hotSpot
 
 const METRICS_021 = ["meanLatency", "p99Latency", "hitRate", "dispatchHitRate", "oracleHitRate", "replication", "maxShare", "slowdown"];
 
-type P021 = ReturnType<typeof section2Defaults> & { policies: string[]; seed: number; seeds: number };
+type P021 = ReturnType<typeof section2Defaults> & { policies: RouterChoice[]; seed: number; seeds: number };
 
 /** The load-only policies present in the table's rows for a workload. */
 function loadOnlyIn(rows: Row[]): string[] {
@@ -145,32 +146,40 @@ export const loadVsCache = defineDemo({
   title: "只看负载 vs 缓存感知的路由",
   defaults: {
     ...section2Defaults(),
-    policies: [...LOAD_ONLY_POLICIES, "prefixAffinity", "thresholdAffinity"],
+    policies: [...LOAD_ONLY_POLICIES, "prefixAffinity", "thresholdAffinity"] as RouterChoice[],
     seed: 1,
     seeds: 3,
   },
-  describe: { ...WORKLOADS_DOCS, policies: policiesDoc(), ...SEED_DOCS },
+  describe: { ...WORKLOADS_DOCS, policies: routerChoicesDoc(), ...SEED_DOCS },
   run(p, ctx: DemoContext) {
     const setting = checkWorkloadSetting(p);
     const replicas = checkReplicas("replicas", p.replicas);
-    const policies = checkPolicies(p.policies);
+    const choices = checkRouterChoices(p.policies);
+    checkDistinctNames(choices.filter((c) => typeof c !== "function").map((c) => choiceName(c)));
+    const labels = choices.map((c) => choiceName(c));
     const seeds = seedList(p);
     const rows: Row[] = [];
     const overloaded: string[] = [];
-    // Every (workload, seed, policy) run at once over the worker threads, then read back in the same order.
-    const jobs = setting.flatMap(({ workload, rate, requestCount }) => seeds.flatMap((seed) => policies.map((router) => ({ workload, rate, requestCount, replicas, router, seed }))));
-    const results = runSection2Many(jobs, "02.1", ctx.progress);
+    // Registered routers (names): every (workload, seed, router) run at once over the worker threads, read back below
+    // in the same order. Routers written in a cell run here, one after another, as before (their state may carry).
+    const byName = choices.every((c) => typeof c === "string");
+    const jobs = byName ? setting.flatMap(({ workload, rate, requestCount }) => seeds.flatMap((seed) => (choices as string[]).map((router) => ({ workload, rate, requestCount, replicas, router, seed })))) : [];
+    const results = byName ? runSection2Many(jobs, "02.1", ctx.progress) : null;
     let next = 0;
-    for (const { workload } of setting) {
-      const perPolicy = new Map<string, Row[]>(policies.map((q) => [q, []]));
-      for (let s = 0; s < seeds.length; s++) {
-        for (const policy of policies) {
-          const m = results[next++].metrics;
-          (perPolicy.get(policy) as Row[]).push({ ...m, overloaded: m.overloaded } as unknown as Row);
-        }
+    for (const { workload, rate, requestCount } of setting) {
+      const perPolicy = choices.map((): Row[] => []);
+      for (const seed of seeds) {
+        const w = results ? null : generateWorkload(workload, { rate, seed, requestCount });
+        choices.forEach((choice, k) => {
+          if (!results) ctx.progress?.(`02.1：${displayName(workload)}，${displayName(labels[k])}，种子 ${seed}`);
+          const res = results ? results[next++] : runSection2(w as Workload, replicas, choice, seed);
+          labels[k] = choiceName(choice, res.routerName);
+          perPolicy[k].push({ ...res.metrics, overloaded: res.metrics.overloaded } as unknown as Row);
+        });
       }
-      for (const policy of policies) {
-        const runs = perPolicy.get(policy) as Row[];
+      checkDistinctNames(labels);
+      for (const [k, policy] of labels.entries()) {
+        const runs = perPolicy[k];
         const over = runs.filter((r) => r.overloaded === true).length;
         if (over > 0) overloaded.push(`${displayName(workload)} / ${displayName(policy)}${seeds.length > 1 ? `（${over}/${seeds.length} 个种子）` : ""}`);
         rows.push(meanOverSeeds({ workload, policy, overloaded: over > 0 }, runs, METRICS_021));

@@ -10,7 +10,7 @@ import { defineDemo, DemoContext } from "../registry";
 import { CLUSTER_COLUMNS, policyColumn } from "../columns";
 import { Claim, f, need, needParam, needRow, needRows, spread } from "../claims";
 import {
-  agreeing, checkPolicies, checkReplicas, LOAD_ONLY_POLICIES, meanOverSeeds, meanText, OVERLOAD_NOTE, pctText, perSeed, policiesDoc, runSection2, SEED_DOCS,
+  agreeing, checkRouterChoices, checkDistinctNames, choiceName, RouterChoice, routerChoicesDoc, checkReplicas, LOAD_ONLY_POLICIES, meanOverSeeds, meanText, OVERLOAD_NOTE, pctText, perSeed, runSection2, SEED_DOCS,
   seedList, seedsPhrase, warmupNote, zipSeeds,
 } from "./section2";
 
@@ -18,7 +18,7 @@ const WORKLOAD_DOC = { meaning: "负载（data/workloads.json 里的名字）", 
 
 // ---- 02.4: a hot spot ----
 
-type P024 = { workload: string; replicas: number; rate: number; requestCount: number; policies: string[]; seed: number; seeds: number };
+type P024 = { workload: string; replicas: number; rate: number; requestCount: number; policies: RouterChoice[]; seed: number; seeds: number };
 
 /** Replicas that served at least 5% of the hot key's (key 0's) requests. */
 function hotReplicas(res: ClusterResult): number {
@@ -76,13 +76,13 @@ export const hotSpot = defineDemo({
   id: "02.4",
   section: "§2.5",
   title: "热点：一个副本扛不住的前缀",
-  defaults: { workload: "toolCallingHotSpot", replicas: 8, rate: 70, requestCount: 8000, policies: ["roundRobin", "leastLoad", "powerOfTwo", "thresholdAffinity", "cacheAwareGuarded"], seed: 1, seeds: 3 },
+  defaults: { workload: "toolCallingHotSpot", replicas: 8, rate: 70, requestCount: 8000, policies: ["roundRobin", "leastLoad", "powerOfTwo", "thresholdAffinity", "cacheAwareGuarded"] as RouterChoice[], seed: 1, seeds: 3 },
   describe: {
     workload: { ...WORKLOAD_DOC, meaning: "负载（toolCallingHotSpot：最热的工具约占 40% 的流量）" },
     replicas: { meaning: "副本数", range: "1–64 的整数" },
     rate: { meaning: "总请求率（请求/秒）", range: "> 0 且 ≤ 1000 的数" },
     requestCount: { meaning: "模拟的请求数（前 20% 用来预热，不计入统计）", range: "20–100000 的整数" },
-    policies: policiesDoc(),
+    policies: routerChoicesDoc(),
     ...SEED_DOCS,
   },
   run(p, ctx: DemoContext) {
@@ -90,22 +90,26 @@ export const hotSpot = defineDemo({
     const replicas = checkReplicas("replicas", p.replicas);
     const rate = checkNumber("rate", p.rate, { above: 0, max: 1000 });
     const requestCount = checkInteger("requestCount", p.requestCount, { min: 20, max: 100000 });
-    const policies = checkPolicies(p.policies);
+    const choices = checkRouterChoices(p.policies);
+    checkDistinctNames(choices.filter((c) => typeof c !== "function").map((c) => choiceName(c)));
+    const labels = choices.map((c) => choiceName(c));
     const seeds = seedList(p);
-    const runs = new Map<string, Row[]>(policies.map((q) => [q, []]));
+    const runs = choices.map((): Row[] => []);
     let hotShare = 0;
     for (const seed of seeds) {
       const w = generateWorkload(workload, { rate, seed, requestCount });
       hotShare += w.requests.filter((r) => r.key === 0).length / w.requests.length / seeds.length;
-      for (const policy of policies) {
-        ctx.progress?.(`02.4：${displayName(policy)}，种子 ${seed}`);
-        const res = runSection2(w, replicas, policy, seed);
+      choices.forEach((choice, k) => {
+        ctx.progress?.(`02.4：${displayName(labels[k])}，种子 ${seed}`);
+        const res = runSection2(w, replicas, choice, seed);
+        labels[k] = choiceName(choice, res.routerName);
         const guard = typeof res.routerStats.guard === "number" ? (res.routerStats.guard as number) / w.requests.length : NaN;
-        (runs.get(policy) as Row[]).push({ ...res.metrics, hotReplicas: hotReplicas(res), guardShare: guard } as unknown as Row);
-      }
+        runs[k].push({ ...res.metrics, hotReplicas: hotReplicas(res), guardShare: guard } as unknown as Row);
+      });
     }
-    const rows = policies.map((policy) => {
-      const r = runs.get(policy) as Row[];
+    checkDistinctNames(labels);
+    const rows = labels.map((policy, k) => {
+      const r = runs[k];
       return meanOverSeeds({ policy, overloaded: r.some((x) => x.overloaded === true) }, r, ["meanLatency", "p99Latency", "hitRate", "maxShare", "hotReplicas", "guardShare"]);
     });
     for (const r of rows) if (Number.isNaN(r.guardShare)) r.guardShare = null;

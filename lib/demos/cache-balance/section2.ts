@@ -1,12 +1,12 @@
 // What the demos of 代码 02 (§2) share: the setting (Preble's Mistral-7B on A6000 replicas), the three workloads
 // with their rates, parameter checks and docs in Chinese, and runs over several seeds whose rows carry the mean,
 // the range and each seed's value (so that claims can judge a ranking on the mean and count the seeds agreeing).
-import { checkEachOneOf, checkInteger, checkNumber, ParameterError } from "../../core/errors";
+import { checkEachOneOf, checkInteger, checkNonEmpty, checkNumber, checkOneOf, ParameterError } from "../../core/errors";
 import { displayName } from "../../core/glossary";
 import type { Cell, Row, Table } from "../../core/table";
 import { ClusterOptions, ClusterResult, simulateCluster } from "../../cluster/simulate";
 import { RunSummary, simulateMany } from "../../cluster/sweep";
-import { routerNames, RouterSpec } from "../../cluster/routers";
+import { Router, RouterFactory, routerNames, RouterSpec } from "../../cluster/routers";
 import { WORKLOAD_NAMES, Workload } from "../../cluster/workloads";
 import { cannotJudge, needRow } from "../claims";
 import type { ParamDoc } from "../registry";
@@ -86,6 +86,10 @@ export const WORKLOADS_DOCS: Record<"replicas" | "workloads" | "rates" | "reques
 };
 
 export const policiesDoc = (what = "路由策略"): ParamDoc => ({ meaning: `要比较的${what}（路由器的名字，见表中的英文标识）`, range: "非空数组，每项为已注册的路由器名" });
+export const routerChoicesDoc = (): ParamDoc => ({
+  meaning: "要比较的路由策略：路由器的名字（见表中的英文标识），或格子里写的路由器 { name, route(request, view) }，或返回这种路由器的函数（每次运行调用一次）",
+  range: "非空数组，每项为已注册的路由器名、路由器对象或函数；名字不能重复",
+});
 
 /** The seeds to run: seed, seed + 1, … (seeds of them). */
 export function seedList(p: { seed: unknown; seeds: unknown }): number[] {
@@ -100,6 +104,43 @@ export function checkReplicas(name: string, value: unknown): number {
 
 export function checkPolicies(value: unknown): string[] {
   return checkEachOneOf("policies", value, routerNames());
+}
+
+/** A router in a §2 demo's `policies`: a registered name; a `{ name, route(request, view) }` object written in a
+ * cell (used as is in every run, so any state it keeps carries from run to run); or a function returning such an
+ * object (called once per run: for a router that counts or remembers, like the page's cache-aware + guard). */
+export type RouterChoice = string | Router | RouterFactory;
+
+/** The policies list of 02.1 / 02.4: names checked against the registry, objects and functions by shape. */
+export function checkRouterChoices(value: unknown, name = "policies"): RouterChoice[] {
+  return checkNonEmpty(name, value as unknown[]).map((v, i) => {
+    if (typeof v === "function") return v as RouterFactory;
+    if (v !== null && typeof v === "object") {
+      const r = v as Partial<Router>;
+      if (typeof r.route !== "function" || typeof r.name !== "string" || r.name === "") {
+        throw new ParameterError(`${name}[${i}]`, "应为路由器的名字、{ name, route(request, view) } 对象（name 是非空字符串，route 是函数）或返回这种对象的函数");
+      }
+      return v as Router;
+    }
+    return checkOneOf(`${name}[${i}]`, v, routerNames());
+  });
+}
+
+/** The row name of a router choice: the name, the object's name; for a function, the name of the router it made
+ * (`made`, from the run's result). */
+export function choiceName(choice: RouterChoice, made?: string): string {
+  if (typeof choice === "string") return choice;
+  if (typeof choice === "function") return made ?? (choice.name || "router");
+  return choice.name;
+}
+
+/** Rows are named by router: two routers of one name would share a row. */
+export function checkDistinctNames(names: readonly string[], parameter = "policies"): void {
+  const seen = new Set<string>();
+  for (const n of names) {
+    if (seen.has(n)) throw new ParameterError(parameter, `有两个路由器都叫 ${JSON.stringify(n)}；表按名字分行，请给它们不同的 name`);
+    seen.add(n);
+  }
 }
 
 /** workloads / rates / requestCounts, checked element by element (names first), then their lengths. Left at their

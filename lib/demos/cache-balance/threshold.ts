@@ -30,6 +30,7 @@ function plateau(t: Table, p: { thresholds: number[] }, mid: number[]) {
   }
   return {
     holds: worst < 0.1,
+    why: `${displayName(worstAt)}在 θ = ${mid.join("、")} 之间平均延迟最多相差 ${pct(worst)}，超过 10%`,
     ours: `平均延迟在这几个 θ 之间最多相差：${parts.join("；")}`,
     remark: worst >= 0.1 ? `${displayName(worstAt)}超出 10%` : undefined,
     seeds: seedsAgreeingAll(gaps, (g) => g < 0.1),

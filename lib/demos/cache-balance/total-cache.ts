@@ -7,7 +7,7 @@ import type { Row } from "../../core/table";
 import { generateWorkload, WORKLOAD_NAMES, workloadDefinition } from "../../cluster/workloads";
 import { defineDemo, DemoContext } from "../registry";
 import { CLUSTER_COLUMNS, policyColumn } from "../columns";
-import { Claim, f, need, needParam, needRows, pct, spread } from "../claims";
+import { Claim, f, need, needParam, needRows, pct, spread, times } from "../claims";
 import { kvCapacityTokens } from "../../hardware/step-model";
 import {
   agreeing, checkPolicies, checkReplicas, meanOverSeeds, meanText, names, perSeed, policiesDoc, runSection2, runSection2Many, SECTION2_GPU, SECTION2_MODEL, SEED_DOCS, seedList,
@@ -66,8 +66,9 @@ const CLAIMS_022: Claim<P022>[] = [
       const one = docsPerReplica(p);
       return {
         holds: content < 1.5 * one,
+        why: `${n} 个副本轮转时去重后的内容合 ${f(content, 0)} 份平均长度的文档，是一个副本（约 ${f(one, 0)} 份）的 ${times(content / one, 1)}：各副本缓存的并不是同一批；轮转的问题在于一个请求只能用它落到的副本的缓存`,
         ours: `${n} 个副本：完整缓存着 ${f(docs, 0)} 份不同的文档，去重后的内容合 ${f(content, 0)} 份平均长度的文档（一个副本放得下约 ${f(one, 0)} 份），复制倍数 ${f(replication, 2)}`,
-        remark: "集群里的不同内容远多于一个副本；限制在于一个请求只能用它落到的副本的缓存（见 only-landed-cache）",
+        remark: "限制在于一个请求只能用它落到的副本的缓存（见下面“一个请求只能命中它落到的那个副本的缓存”）",
       };
     },
   },

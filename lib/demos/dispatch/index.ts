@@ -7,7 +7,7 @@ import { herdingDemo, staleInformationDemo } from "./stale";
 
 export { ballsIntoBinsDemo, choiceKey, trialsAt } from "./balls";
 export { policiesDemo, policyTheory } from "./policies";
-export { herdingDemo, herdingTimelines, staleInformationDemo } from "./stale";
-export type { HerdingTimeline } from "./stale";
+export { herdingDemo, herdingQueues, herdingTimelines, staleInformationDemo } from "./stale";
+export type { HerdingQueues, HerdingTimeline } from "./stale";
 
 export const classicDispatchDemos = [ballsIntoBinsDemo, policiesDemo, staleInformationDemo, herdingDemo];

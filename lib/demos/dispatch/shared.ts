@@ -1,8 +1,9 @@
 // What the §1 queue demos (01.2–01.4) share: parameter docs and checks, per-seed cells, and Chinese phrases for notes.
-import { checkInteger, checkNumber, ParameterError } from "../../core/errors";
+import { checkInteger, checkNonEmpty, checkNumber, checkOneOf, ParameterError } from "../../core/errors";
 import { displayName } from "../../core/glossary";
 import type { Cell, Column } from "../../core/table";
-import { DISPATCH_POLICIES } from "../../dispatch/policies";
+import { DISPATCH_POLICIES, DispatchPolicy, LOAD_AWARE_POLICIES } from "../../dispatch/policies";
+import { DispatchPolicyInput, isUserPolicy, policyInputName } from "../../dispatch/user-policy";
 import type { ParamDoc } from "../registry";
 import { cannotJudge } from "../claims";
 
@@ -11,7 +12,10 @@ export const QUEUE_DOCS: Record<string, ParamDoc> = {
   utilization: { meaning: "利用率 ρ：每个平均服务时间到达 ρ·N 个请求", range: "> 0 且 < 1 的数" },
   warmupFraction: { meaning: "预热：按到达顺序最先的这部分请求照常模拟但不计入统计（系统从空开始）", range: "≥ 0 且 < 1 的数" },
   seed: { meaning: "随机种子：第 k 次运行用种子 seed/k", range: "任意数或字符串" },
-  policies: { meaning: "比较的派发策略", range: `非空数组，每项为 ${DISPATCH_POLICIES.map((p) => `"${p}"`).join("、")} 之一` },
+  policies: {
+    meaning: "比较的派发策略：库里的名字，或你自己写的策略函数 (servers, rng) => 服务器编号（表里这一行用函数名；也可写成 { name, choose }）",
+    range: `非空数组，每项为 ${DISPATCH_POLICIES.map((p) => `"${p}"`).join("、")} 之一，或一个策略函数`,
+  },
 };
 
 export function checkQueueParams(p: { servers: number; utilization: number; warmupFraction: number }): void {
@@ -28,6 +32,34 @@ export function checkDistinct<T>(name: string, values: readonly T[]): readonly T
     seen.add(v);
   });
   return values;
+}
+
+/** One entry of a demo's `policies`: the row's name, and what simulateDispatch runs. */
+export interface PolicyEntry {
+  id: string;
+  input: DispatchPolicyInput;
+  /** written by the reader (a function), not the library's */
+  own: boolean;
+}
+
+/** Checks a demo's `policies`: each a library name or a reader's policy function; the names must differ. */
+export function checkPolicyEntries(name: string, values: unknown): PolicyEntry[] {
+  const entries = checkNonEmpty(name, values as unknown[]).map((v, i): PolicyEntry => {
+    if (isUserPolicy(v)) return { id: policyInputName(v, `${name}[${i}]`), input: v, own: true };
+    const id = checkOneOf(`${name}[${i}]`, v, DISPATCH_POLICIES);
+    return { id, input: id, own: false };
+  });
+  checkDistinct(name, entries.map((e) => e.id));
+  return entries;
+}
+
+/** Whether a policy may read the servers' state (a reader's policy may: it is run at every refresh interval). */
+export const readsLoad = (e: PolicyEntry) => e.own || LOAD_AWARE_POLICIES.includes(e.id as DispatchPolicy);
+
+/** The note under a table some of whose rows come from the reader's functions (none: no note). */
+export function ownPoliciesNote(entries: readonly PolicyEntry[]): string[] {
+  const own = entries.filter((e) => e.own).map((e) => e.id);
+  return own.length ? [`${own.join("、")} 这几行由你传入的策略函数算出（不是库里的实现）；函数名与库里的策略同名时，表里用库里的中文名，结论核对也把它当作那种策略来判断。`] : [];
 }
 
 export const int = (n: number) => n.toLocaleString("en-US");

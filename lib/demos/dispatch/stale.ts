@@ -1,17 +1,16 @@
 // 代码 01 演示 3–4 (§1.3): JSQ and power of two fed a snapshot of the queues refreshed every T service times
 // (Mitzenmacher 2000), and the herding it causes: arrivals per server per refresh interval, queue spread.
-import { checkEachOneOf, checkInteger, checkNonEmpty, checkNumber } from "../../core/errors";
+import { checkInteger, checkNonEmpty, checkNumber } from "../../core/errors";
 import { displayName } from "../../core/glossary";
 import type { Row, Table } from "../../core/table";
-import { DISPATCH_POLICIES, DispatchPolicy, LOAD_AWARE_POLICIES } from "../../dispatch/policies";
 import { dispatchAcrossSeeds, DispatchSummary, seedList, simulateDispatch } from "../../dispatch/servers";
 import { jobsToCover } from "../../dispatch/traces";
 import { mm1 } from "../../dispatch/theory";
 import { defineDemo } from "../registry";
 import { cannotJudge, f, needParam, needRow, pct, seedsAgreeing } from "../claims";
-import { checkDistinct, checkQueueParams, COLUMNS, int, parsePerSeed, perSeedCell, policyNames, QUEUE_DOCS, seedsText, seedStats, TIME_UNIT, warmupNote } from "./shared";
+import { checkDistinct, checkPolicyEntries, checkQueueParams, COLUMNS, int, ownPoliciesNote, parsePerSeed, perSeedCell, policyNames, QUEUE_DOCS, readsLoad, seedsText, seedStats, TIME_UNIT, warmupNote } from "./shared";
 
-type StaleParams = { servers: number; utilization: number; jobs: number; refreshIntervals: number[]; policies: string[]; seeds: number; warmupFraction: number; seed: number | string };
+type StaleParams = { servers: number; utilization: number; jobs: number; refreshIntervals: number[]; policies: unknown[]; seeds: number; warmupFraction: number; seed: number | string };
 
 const meanAt = (t: Table, refresh: number, policy: string) => needRow(t, { refresh, policy }).mean as number;
 const seedMeansAt = (t: Table, refresh: number, policy: string) => parsePerSeed(needRow(t, { refresh, policy }).meanPerSeed, `T = ${refresh} 时${displayName(policy)}`);
@@ -43,17 +42,19 @@ export const staleInformationDemo = defineDemo({
     checkQueueParams(p);
     const jobs = checkInteger("jobs", p.jobs, { min: 100 });
     const intervals = checkDistinct("refreshIntervals", checkNonEmpty("refreshIntervals", p.refreshIntervals).map((x, i) => checkNumber(`refreshIntervals[${i}]`, x, { min: 0 })));
-    const policies = checkDistinct("policies", checkEachOneOf("policies", p.policies, DISPATCH_POLICIES));
+    const entries = checkPolicyEntries("policies", p.policies);
+    const policies = entries.map((e) => e.id);
     const seeds = checkInteger("seeds", p.seeds, { min: 1 });
-    const blind = new Map<DispatchPolicy, DispatchSummary>();
+    const blind = new Map<string, DispatchSummary>();
     const rows: Row[] = [];
     for (const refresh of [...intervals].sort((a, b) => a - b)) {
-      for (const policy of policies) {
+      for (const entry of entries) {
+        const policy = entry.id;
         progress?.(`T = ${refresh}，${displayName(policy)}`);
-        const usesView = LOAD_AWARE_POLICIES.includes(policy);
+        const usesView = readsLoad(entry);
         let r = usesView ? undefined : blind.get(policy);
         if (!r) {
-          r = dispatchAcrossSeeds({ servers: p.servers, utilization: p.utilization, jobs, policy, refresh: usesView ? refresh : 0, warmupFraction: p.warmupFraction }, p.seed, seeds);
+          r = dispatchAcrossSeeds({ servers: p.servers, utilization: p.utilization, jobs, policy: entry.input, refresh: usesView ? refresh : 0, warmupFraction: p.warmupFraction }, p.seed, seeds);
           if (!usesView) blind.set(policy, r);
         }
         rows.push({ refresh, policy, mean: r.mean, meanSd: r.meanSd, p99: r.p99, meanPerSeed: perSeedCell(r.perSeed.map((x) => x.mean)) });
@@ -68,6 +69,7 @@ export const staleInformationDemo = defineDemo({
         "路由器看到的是时刻 0、T、2T … 拍下的各台队列长度（排队 + 正在服务的请求数；T = 0 即实时）；两次快照之间它不知道自己刚派出去的请求——这正是最短队列扎堆的原因。并列时随机挑。随机派发不看快照，每一行都是同一组运行。",
         `随机派发下每台是 M/M/1，理论平均响应 1/(1−ρ) = ${f(mm1(p.utilization).mean, 2)}。默认设置与演示 01.2 的指数分布、演示 01.4 相同，三张表里随机派发的数字一样。`,
         warmupNote(p.warmupFraction, jobs),
+        ...ownPoliciesNote(entries),
       ],
     };
   },
@@ -139,14 +141,14 @@ export const staleInformationDemo = defineDemo({
   ],
 });
 
-type HerdingParams = { servers: number; utilization: number; jobs: number; refresh: number; policies: string[]; seeds: number; warmupFraction: number; seed: number | string };
+type HerdingParams = { servers: number; utilization: number; jobs: number; refresh: number; policies: unknown[]; seeds: number; warmupFraction: number; seed: number | string };
 
 function herdingParams(p: HerdingParams) {
   checkQueueParams(p);
   return {
     jobs: checkInteger("jobs", p.jobs, { min: 100 }),
     refresh: checkNumber("refresh", p.refresh, { above: 0 }),
-    policies: checkDistinct("policies", checkEachOneOf("policies", p.policies, DISPATCH_POLICIES)),
+    policies: checkPolicyEntries("policies", p.policies),
     seeds: checkInteger("seeds", p.seeds, { min: 1 }),
   };
 }
@@ -171,10 +173,10 @@ export const herdingDemo = defineDemo({
   },
   run(p, { progress }) {
     const { jobs, refresh, policies, seeds } = herdingParams(p);
-    const rows: Row[] = policies.map((policy) => {
+    const rows: Row[] = policies.map(({ id: policy, input }) => {
       progress?.(`扎堆：${displayName(policy)}`);
       const runs = seedList(p.seed, seeds).map((seed) =>
-        simulateDispatch({ servers: p.servers, utilization: p.utilization, jobs, policy, refresh, warmupFraction: p.warmupFraction, seed, herding: { interval: refresh, queueStep: 0.25 } }),
+        simulateDispatch({ servers: p.servers, utilization: p.utilization, jobs, policy: input, refresh, warmupFraction: p.warmupFraction, seed, herding: { interval: refresh, queueStep: 0.25 } }),
       );
       const share = runs.map((r) => r.herding!.topServerShare);
       const spread = runs.map((r) => r.herding!.queueSpread);
@@ -190,7 +192,7 @@ export const herdingDemo = defineDemo({
       };
     });
     return {
-      title: `扎堆：快照每 ${refresh} 个服务时间刷新一次（${p.servers} 台服务器，ρ = ${p.utilization}，${policyNames(policies)}）`,
+      title: `扎堆：快照每 ${refresh} 个服务时间刷新一次（${p.servers} 台服务器，ρ = ${p.utilization}，${policyNames(policies.map((e) => e.id))}）`,
       columns: [
         COLUMNS.policy,
         COLUMNS.mean,
@@ -207,6 +209,7 @@ export const herdingDemo = defineDemo({
         `份额：把时间切成长 ${refresh} 的刷新间隔，每个间隔里统计收到请求最多的那台占这个间隔全部请求的比例，再对所有间隔取平均；完全均匀时约为 1/${p.servers} = ${pct(1 / p.servers)}（加上随机波动）。`,
         `${warmupNote(p.warmupFraction, jobs)}队列长度从第一个计入统计的请求到达起每 0.25 个服务时间采样一次。`,
         "每台服务器在每个刷新间隔里收到几个请求，可以用 herdingTimelines(表) 画出来（见笔记本 01）。",
+        ...ownPoliciesNote(policies),
       ],
     };
   },
@@ -264,7 +267,8 @@ export const herdingDemo = defineDemo({
 
 /** A heatmap of arrivals per server per refresh interval (the view's heatmap() takes it as is). */
 export interface HerdingTimeline {
-  policy: DispatchPolicy;
+  /** the library's policy id, or the name of the reader's policy */
+  policy: string;
   title: string;
   xTitle: string;
   yTitle: string;
@@ -285,11 +289,11 @@ export function herdingTimelines(t: Table, window: { from?: number; intervals?: 
   const { refresh, policies } = herdingParams(p);
   const intervals = checkInteger("intervals", window.intervals ?? 20, { min: 1, max: 500 });
   const from = checkNumber("from", window.from ?? Math.ceil(200 / refresh) * refresh, { min: 0 });
-  const aware = policies.filter((q) => LOAD_AWARE_POLICIES.includes(q));
+  const aware = policies.filter(readsLoad);
   const jobs = jobsToCover(p.utilization * p.servers, from + intervals * refresh);
-  const runs = aware.map((policy) => ({
+  const runs = aware.map(({ id: policy, input }) => ({
     policy,
-    counts: simulateDispatch({ servers: p.servers, utilization: p.utilization, jobs, policy, refresh, warmupFraction: 0, seed: seedList(p.seed, 1)[0], arrivalWindow: { from, interval: refresh, intervals } }).arrivalCounts!,
+    counts: simulateDispatch({ servers: p.servers, utilization: p.utilization, jobs, policy: input, refresh, warmupFraction: 0, seed: seedList(p.seed, 1)[0], arrivalWindow: { from, interval: refresh, intervals } }).arrivalCounts!,
   }));
   const zmax = Math.max(1, ...runs.flatMap((r) => r.counts.counts.flat()));
   return runs.map(({ policy, counts }) => ({
@@ -304,4 +308,55 @@ export function herdingTimelines(t: Table, window: { from?: number; intervals?: 
     zmin: 0,
     zmax,
   }));
+}
+
+/** One dispatcher's exact queue lengths over a window (queueLengthChart draws a list of them, one panel each). */
+export interface HerdingQueues {
+  /** the library's policy id, or the name of the reader's policy */
+  policy: string;
+  /** the panel's heading */
+  name: string;
+  times: number[];
+  /** queues[server][i]: jobs on the server (waiting + in service) from times[i] on */
+  queues: number[][];
+  /** the snapshot refreshes inside the window */
+  refreshTimes: number[];
+  /** the server fed most (most arrivals) in each refresh interval of the window, each once, ascending */
+  emphasis: number[];
+}
+
+/** Per refresh interval (k·T ≤ t < (k + 1)·T) of a trace, the server with the most arrivals (the lowest on a tie). */
+export function mostFedServers(times: number[], queues: number[][], refresh: number): number[] {
+  const perInterval = new Map<number, number[]>();
+  for (let i = 1; i < times.length; i++) {
+    const k = Math.floor(times[i] / refresh);
+    queues.forEach((q, s) => {
+      if (q[i] <= q[i - 1]) return;
+      const counts = perInterval.get(k) ?? new Array<number>(queues.length).fill(0);
+      counts[s] += q[i] - q[i - 1];
+      perInterval.set(k, counts);
+    });
+  }
+  const top = [...perInterval.values()].map((c) => c.indexOf(Math.max(...c)));
+  return [...new Set(top)].sort((a, b) => a - b);
+}
+
+/** For a table of demo 01.4: every server's queue length at every arrival and completion on a window of `intervals`
+ * refresh intervals from `from`, for each load-aware policy of the table, from the same run as the table's first
+ * seed (seed/0) — §1.3's sawtooth: under stale JSQ the snapshot's shortest queue climbs until the next refresh.
+ * Memory: the window's jobs, not the run's. */
+export function herdingQueues(t: Table, window: { from?: number; intervals?: number } = {}): HerdingQueues[] {
+  if (t.id !== "01.4" || !t.params) throw new Error("herdingQueues: needs the table of runDemo(\"01.4\", …)");
+  const p = t.params as unknown as HerdingParams;
+  const { refresh, policies } = herdingParams(p);
+  const intervals = checkInteger("intervals", window.intervals ?? 6, { min: 1, max: 200 });
+  const from = checkNumber("from", window.from ?? Math.ceil(200 / refresh) * refresh, { min: 0 });
+  const to = from + intervals * refresh;
+  const jobs = jobsToCover(p.utilization * p.servers, to);
+  return policies.filter(readsLoad).map(({ id: policy, input }) => {
+    const run = simulateDispatch({ servers: p.servers, utilization: p.utilization, jobs, policy: input, refresh, warmupFraction: 0, seed: seedList(p.seed, 1)[0], queueTrace: { from, to } });
+    const trace = run.queueTrace!;
+    const emphasis = mostFedServers(trace.times, trace.lengths, refresh);
+    return { policy, name: `${displayName(policy)}（快照每 ${refresh} 个服务时间刷新，种子 ${String(p.seed)}/0；彩色：每个刷新间隔里收到请求最多的那台）`, times: trace.times, queues: trace.lengths, refreshTimes: trace.refreshTimes, emphasis };
+  });
 }

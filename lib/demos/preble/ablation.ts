@@ -4,7 +4,9 @@ import { checkEachOneOf, checkInteger, checkNumber } from "../../core/errors";
 import type { Row, Table } from "../../core/table";
 import { simulateConfigurations } from "../../cluster/preble/memo";
 import { configurationRun } from "../../cluster/preble/runs";
-import { Claim, f, needParam, needRows, pct, spread, times } from "../claims";
+import { PREBLE_DEFAULTS } from "../../cluster/preble/options";
+import type { RunSummary } from "../../cluster/sweep";
+import { Claim, f, Judgement, needParam, needRows, notActed, pct, spread, times } from "../claims";
 import { COLUMNS, OVERLOAD_NOTE, READING_LABEL, REPLICAS_DOC, requestsFor, SEED_DOC, seedsOf, WARMUP_NOTE } from "./common";
 import { defineDemo } from "../registry";
 
@@ -35,7 +37,7 @@ const ABLATION_READINGS = [
 type AblationReading = (typeof ABLATION_READINGS)[number];
 
 /** One judgement per reading in `readings` (the lecture's first); `name(k)` = the id of rung k under that reading. */
-function perLadder(p: AblationParams, judge: (name: (k: number) => string, r: AblationReading) => { holds: boolean; ours: string; remark?: string }) {
+function perLadder(p: AblationParams, judge: (name: (k: number) => string, r: AblationReading) => Judgement) {
   const list = ABLATION_READINGS.filter((r) => p.readings.includes(r.id));
   needParam(list.length > 0, "需要参数 readings 里有 lecture 或 released");
   return list.map((r) => ({ reading: r.label, ...judge((k) => r.ladder[k], r) }));
@@ -44,6 +46,18 @@ function perLadder(p: AblationParams, judge: (name: (k: number) => string, r: Ab
 type AblationParams = { readings: string[]; rate: number; replicas: number; minRequests: number; minSeconds: number; seeds: number; seed: number | string };
 
 const num = (x: unknown): number => x as number;
+
+/** How often the rung's mechanisms acted, summed over seeds (null where the rung has no such mechanism). */
+function actionCounts(runs: readonly RunSummary[], rebalances: boolean, pairs: boolean): Row {
+  const sum = (key: string) => runs.reduce((s, x) => s + num(x.routerStats[key] ?? 0), 0);
+  const migrates = runs.some((x) => num(x.routerStats.migrated ?? 0) > 0);
+  return {
+    rebalanced: rebalances ? (migrates ? sum("migrated") : sum("rebalance")) : null,
+    migratedBack: rebalances && migrates ? sum("migratedBack") : null,
+    maxLoadRatio: rebalances ? Math.max(...runs.map((x) => num(x.routerStats.maxLoadRatio ?? NaN))) : null,
+    paired: pairs ? sum("pairing") : null,
+  };
+}
 const rung = (t: Table, id: string) => needRows(t, { policy: id })[0];
 
 /** A step of the ladder: mean and P99 ratio (before ÷ after; > 1 = faster), seed-averaged. */
@@ -56,7 +70,25 @@ function step(t: Table, from: string, to: string) {
 /** "快 12%" / "慢 3%" for small changes, "快 2.6 倍" for large ones. */
 const words = (x: number) => (x >= 1.5 ? `快 ${f(x, 1)} 倍` : x >= 1 ? `快 ${pct(x - 1)}` : `慢 ${pct(1 / x - 1)}`);
 /** A remark on a small effect judged on one seed. */
-const noise = (p: AblationParams, ...xs: number[]) => (p.seeds === 1 && xs.every((x) => Math.abs(x - 1) < 0.1) ? "只有一个种子：几个百分点的差别在种子间的波动之内（参数 seeds 设成 3 再看）" : undefined);
+const noise = (p: AblationParams, ...xs: number[]) => (p.seeds === 1 && xs.every((x) => Math.abs(x - 1) < 0.1) ? "只有一个种子：几个百分点的差别可能在种子间的波动之内（参数 seeds 设成 3 再看）" : undefined);
+
+/** Rebalancing on rung `id` never acted: why (the load ratio it saw), else undefined. */
+function rebalanceIdle(t: Table, id: string, r: AblationReading): string | undefined {
+  const row = rung(t, id);
+  const ratio = num(row.maxLoadRatio);
+  const above = num(row.aboveThBal);
+  const thBal = PREBLE_DEFAULTS.thBal;
+  const because = above > 0 ? `最忙 / 最轻窗口负载之比最高 ${f(ratio)}，有 ${above} 次超过 Th_bal = ${thBal}，但那时利用选中的不是最忙的 GPU，或最忙的 GPU 未完成的请求不比最轻的多` : `最忙 / 最轻窗口负载之比最高 ${f(ratio)}，低于 Th_bal = ${thBal}`;
+  return notActed(num(row.rebalanced), r.id === "released" ? "再平衡（迁移重要节点）" : "再平衡（改派请求）", because);
+}
+
+/** Back-and-forth of the released migration on rung `id`, in words ("" when none). */
+function migrationWords(t: Table, id: string): string {
+  const row = rung(t, id);
+  const moves = num(row.rebalanced);
+  const back = num(row.migratedBack);
+  return moves > 0 ? `迁移了 ${f(moves, 0)} 次，其中 ${f(back, 0)} 次（${pct(back / moves)}）把节点直接迁回上一次迁出的 GPU` : "";
+}
 
 const CLAIMS: Claim<AblationParams>[] = [
   {
@@ -66,7 +98,7 @@ const CLAIMS: Claim<AblationParams>[] = [
     judge: (t, p) =>
       perLadder(p, (name) => {
         const s = step(t, name(0), name(1));
-        return { holds: s.mean >= 1.2 && s.p99 >= 1.2, ours: `平均 ${words(s.mean)}，P99 ${words(s.p99)}` };
+        return { holds: s.mean >= 1.2 && s.p99 >= 1.2, ours: `平均 ${words(s.mean)}，P99 ${words(s.p99)}`, why: `E2 比基线平均${words(s.mean)}、P99 ${words(s.p99)}，没有都快 20% 以上` };
       }),
   },
   {
@@ -74,9 +106,17 @@ const CLAIMS: Claim<AblationParams>[] = [
     says: "加上再平衡，主要是 P99 变好：P99 的改善大于平均的改善",
     lecture: "论文图 5：再平衡主要改善 P99",
     judge: (t, p) =>
-      perLadder(p, (name) => {
+      perLadder(p, (name, r) => {
         const s = step(t, name(1), name(2));
-        return { holds: s.p99 > s.mean && s.p99 > 1, ours: `平均 ${words(s.mean)}，P99 ${words(s.p99)}`, remark: noise(p, s.mean, s.p99) };
+        const idle = rebalanceIdle(t, name(2), r);
+        const moved = r.id === "released" ? migrationWords(t, name(2)) : "";
+        return {
+          holds: s.p99 > s.mean && s.p99 > 1,
+          unjudged: idle,
+          ours: `平均 ${words(s.mean)}，P99 ${words(s.p99)}${idle ? "（两行是同一组决定）" : ""}`,
+          remark: idle ? undefined : [noise(p, s.mean, s.p99), moved].filter(Boolean).join("；") || undefined,
+          why: `打开再平衡后平均${words(s.mean)}、P99 ${words(s.p99)}${moved ? `；${moved}（为什么来回搬见表下的说明）` : ""}`,
+        };
       }),
   },
   {
@@ -86,7 +126,8 @@ const CLAIMS: Claim<AblationParams>[] = [
     judge: (t, p) =>
       perLadder(p, (name) => {
         const s = step(t, name(2), name(3));
-        return { holds: s.mean > 1 && s.p99 > 1, ours: `平均 ${words(s.mean)}，P99 ${words(s.p99)}`, remark: noise(p, s.mean, s.p99) };
+        const paired = num(rung(t, name(3)).paired);
+        return { holds: s.mean > 1 && s.p99 > 1, unjudged: notActed(paired, "prefill/decode 搭配"), ours: `平均 ${words(s.mean)}，P99 ${words(s.p99)}，搭配了 ${f(paired, 0)} 个请求`, remark: noise(p, s.mean, s.p99), why: `打开搭配后平均${words(s.mean)}、P99 ${words(s.p99)}（搭配了 ${f(paired, 0)} 个请求）` };
       }),
   },
   {
@@ -96,7 +137,7 @@ const CLAIMS: Claim<AblationParams>[] = [
     judge: (t, p) =>
       perLadder(p, (name) => {
         const s = step(t, name(3), name(4));
-        return { holds: s.p99 >= 1.05 && Math.abs(s.mean - 1) < 0.05, ours: `平均 ${words(s.mean)}，P99 ${words(s.p99)}`, remark: noise(p, s.mean, s.p99) };
+        return { holds: s.p99 >= 1.05 && Math.abs(s.mean - 1) < 0.05, ours: `平均 ${words(s.mean)}，P99 ${words(s.p99)}`, remark: noise(p, s.mean, s.p99), why: `加上优先级组后平均${words(s.mean)}、P99 ${words(s.p99)}${s.p99 < 1.05 ? "：P99 没有快 5% 以上" : "：平均变化超过 5%"}` };
       }),
   },
   {
@@ -106,7 +147,7 @@ const CLAIMS: Claim<AblationParams>[] = [
     judge: (t, p) =>
       perLadder(p, (name, r) => {
         const s = step(t, name(0), name(4));
-        return { holds: s.mean >= 1.5, ours: `平均 ${f(num(s.a.meanLatency))} → ${f(num(s.b.meanLatency))} 秒（${times(s.mean)}）`, remark: r.id === "released" ? "开源代码的读法从论文的基线（LPM，不分块）算起" : undefined };
+        return { holds: s.mean >= 1.5, why: `整条阶梯走完平均只快 ${times(s.mean)}，不到 1.5 倍`, ours: `平均 ${f(num(s.a.meanLatency))} → ${f(num(s.b.meanLatency))} 秒（${times(s.mean)}）`, remark: r.id === "released" ? "开源代码的读法从论文的基线（LPM，不分块）算起" : undefined };
       }),
   },
 ];
@@ -143,7 +184,7 @@ export const ablationDemo = defineDemo<AblationParams>({
       const runs = results.slice(i * nSeeds, (i + 1) * nSeeds);
       const mean = spread(runs.map((x) => x.metrics.meanLatency));
       const p99 = spread(runs.map((x) => x.metrics.p99Latency));
-      return { policy: r.rung, meanLatency: mean.mean, meanRange: nSeeds > 1 ? `${f(mean.min)}–${f(mean.max)}` : null, p99Latency: p99.mean, p99Range: nSeeds > 1 ? `${f(p99.min)}–${f(p99.max)}` : null, hitRate: runs.reduce((s, x) => s + x.metrics.hitRate, 0) / nSeeds, overloaded: runs.some((x) => x.metrics.overloaded) };
+      return { policy: r.rung, ...actionCounts(runs, r.configuration !== "baseline" && r.configuration !== "baselinePaper" && r.configuration !== "e2", "pairing" in r.routerOptions), meanLatency: mean.mean, meanRange: nSeeds > 1 ? `${f(mean.min)}–${f(mean.max)}` : null, p99Latency: p99.mean, p99Range: nSeeds > 1 ? `${f(p99.min)}–${f(p99.max)}` : null, hitRate: runs.reduce((s, x) => s + x.metrics.hitRate, 0) / nSeeds, overloaded: runs.some((x) => x.metrics.overloaded) };
     });
     return {
       title: `论文图 5 的纸上版：工具调用（Zipf 1.1），${rate} 请求/秒，${replicas} 个副本`,
@@ -155,11 +196,21 @@ export const ablationDemo = defineDemo<AblationParams>({
         { key: "p99Range", label: "P99 的范围", unit: "秒", format: "text" },
         COLUMNS.hitRate,
         COLUMNS.overloaded,
-      ].filter((c) => nSeeds > 1 || !c.key.endsWith("Range")) as Table["columns"],
+        { key: "rebalanced", label: `再平衡的动作（改派的请求 / 迁移的节点${nSeeds > 1 ? "，各种子合计" : ""}）`, format: "int" },
+        { key: "migratedBack", label: "其中迁回原处的", format: "int" },
+        { key: "maxLoadRatio", label: "最忙 ÷ 最轻窗口负载（最高）", format: "fixed2" },
+        { key: "paired", label: `搭配的请求${nSeeds > 1 ? "（各种子合计）" : ""}`, format: "int" },
+      ].filter((c) => (nSeeds > 1 || !c.key.endsWith("Range")) && (released || c.key !== "migratedBack")) as Table["columns"],
       rows,
       notes: [
         `每一级在上一级上多打开一项：E2（副本内 FCFS）→ + 再平衡 → + prefill/decode 搭配（我们的规则）→ + 副本内优先级组（讲义的轮转）；自动扩展不开（论文的消融里没有它）。基线 = 轮转 + 每个副本最长前缀优先。${requestCount} 个请求，${nSeeds} 个种子（${seeds.join("、")}）的均值。`,
-        ...(released ? ["开源代码的读法另走一遍阶梯：论文的基线（轮转 + LPM，不分块）→ E2（开源的 decode 项和 M）→ + 迁移重要节点的再平衡 → + 命中率 ≥ 0.7 的搭配 → + 每迭代一组的优先级组（k = 10）。"] : []),
+        ...(released
+          ? [
+              "开源代码的读法另走一遍阶梯：论文的基线（轮转 + LPM，不分块）→ E2（开源的 decode 项和 M）→ + 迁移重要节点的再平衡 → + 命中率 ≥ 0.7 的搭配 → + 每迭代一组的优先级组（k = 10）。",
+              "开源代码的迁移为什么来回搬：它按一个节点在最忙 GPU 上的代价（窗口内的 prefill + 这个节点在那块 GPU 上在途请求的 decode）挑最便宜的节点先搬，搬到的 GPU 只接过 prefill 那部分，在途请求的 decode 留在原处、随请求完成消失（gsw:152–159 按每块 GPU 的在途请求数算 decode）；之后这些节点的新请求都去新 GPU，它很快又成了最忙的。最热的工具往往一个节点的代价就超过最忙与最轻之差的一半，搬它会让最轻的反超，所以它不动，被来回搬的是其余的工具。我们照开源代码的规则实现，来回迁移是这条规则本身的行为。",
+            ]
+          : []),
+        `“再平衡的动作”：讲义的读法数改派给最轻 GPU 的请求，开源代码的读法数迁移的重要节点；“迁回原处” = 一个节点被直接迁回它上一次迁出的 GPU。“最忙 ÷ 最轻窗口负载”是再平衡开始起作用之后（每块 GPU 平均派过 50 个请求）每次派发时看到的最大值，Th_bal = ${PREBLE_DEFAULTS.thBal}；低于它时再平衡不会动。`,
         WARMUP_NOTE,
         OVERLOAD_NOTE,
       ],

@@ -39,6 +39,8 @@ const WARMUP = 0.2;
 /** One recorded decision: its candidates' terms, as the judge reads them back from the table. */
 interface Seen {
   chosen: number;
+  /** the GPU with the fewest requests in the window (−1 when not recorded) */
+  fewest: number;
   L: number[];
   M: number[];
   P: number[];
@@ -70,8 +72,9 @@ function seenOf(rows: readonly Row[]): Seen[] {
   for (const r of rows) {
     const k = num(r.explore);
     let d = byDecision.get(k);
-    if (!d) byDecision.set(k, (d = { chosen: -1, L: [], M: [], P: [], total: [] }));
+    if (!d) byDecision.set(k, (d = { chosen: -1, fewest: -1, L: [], M: [], P: [], total: [] }));
     if (r.chosen === true) d.chosen = d.L.length;
+    if (r.fewest === true) d.fewest = d.L.length;
     d.L.push(num(r.L));
     d.M.push(num(r.M));
     d.P.push(num(r.P));
@@ -94,6 +97,7 @@ function measures(ds: readonly Seen[]) {
     explores: n,
     chosenIsArgmin: share((d) => d.total.every((x) => d.total[d.chosen] <= x)),
     sameAsL: share((d) => argmin(d.L) === d.chosen),
+    sameAsFewest: share((d) => d.fewest === d.chosen),
     medianLSpread: median(ds.map((d) => range(d.L))),
     medianMSpread: median(ds.map((d) => range(d.M))),
     medianPSpread: median(ds.map((d) => range(d.P))),
@@ -122,12 +126,24 @@ const CLAIMS: Claim<ArgminParams>[] = [
   },
   {
     id: "argmin-L-alone",
-    says: "只看 L 选出的 GPU 和 L + M + P 选出的几乎总是同一块（至少 95% 的探索决定）：L 一枝独大",
-    lecture: "L 项比 M、P 大 40–2 万倍，探索近似于“选最近派得最少的副本”",
+    says: "三项里 L 一枝独大：只看 L 选出的 GPU 和 L + M + P 选出的几乎总是同一块（至少 95% 的探索决定）",
+    lecture: "三项里 L 一枝独大；L 项比 M、P 大 40–2 万倍",
     judge: (t, p) =>
-      perReading(p, t, (m) => ({
+      perReading(p, t, (m, reading) => ({
         holds: m.sameAsL >= 0.95,
         ours: `${pct(m.sameAsL, 1)}（${m.explores} 个探索决定里有 ${m.flipped} 个不同，其中 ${m.flippedByM} 个是 M 的差别造成的）`,
+        why: `${m.explores} 个探索决定里有 ${m.flipped} 个 L 最低的 GPU 没被选中，其中 ${m.flippedByM} 个是 M 的差别造成的${reading === "released" ? "：这种读法的 M 按“显存总是满的”计，每个探索请求都要淘汰别的节点" : ""}`,
+      })),
+  },
+  {
+    id: "explore-is-fewest",
+    says: "探索近似于“选最近 3 分钟派得最少的副本”：L + M + P 选中的就是窗口内请求最少的那块（至少 80% 的探索决定）",
+    lecture: "探索时 E2 近似于“选最近 3 分钟派得最少的副本”",
+    judge: (t, p) =>
+      perReading(p, t, (m) => ({
+        holds: m.sameAsFewest >= 0.8,
+        ours: `${m.explores} 个探索决定里 ${pct(m.sameAsFewest, 1)} 选中的是窗口内派得最少的 GPU（与 L 最低的一致 ${pct(m.sameAsL, 1)}）`,
+        why: `只有 ${pct(m.sameAsFewest, 1)} 的探索决定选中窗口内派得最少的 GPU：L 按每个请求没命中的 prefill 加 decode 估计来算，请求大小相差悬殊时，请求个数最少的不一定 L 最低（03.2 在五种负载上数了同一件事）`,
       })),
   },
   {
@@ -185,7 +201,7 @@ export const argminDemo = defineDemo<ArgminParams>({
         const minMP = Math.min(...gpus.map((g) => at(c.M, g) + at(c.P, g)));
         for (const g of gpus) {
           const [L, M, P] = [at(c.L, g), at(c.M, g), at(c.P, g)];
-          mine.push({ part: "argminCandidates", reading: READINGS[reading].row, explore: k, decision: c.decision[j], time: c.time[j], gpu: g, L, M, P, MP: M + P, total: L + M + P, Lgap: L - minL, MPgap: M + P - minMP, chosen: c.chosen[j] === g });
+          mine.push({ part: "argminCandidates", reading: READINGS[reading].row, explore: k, decision: c.decision[j], time: c.time[j], gpu: g, L, M, P, MP: M + P, total: L + M + P, Lgap: L - minL, MPgap: M + P - minMP, chosen: c.chosen[j] === g, fewest: c.fewest[j] === g });
         }
         k++;
       }
@@ -208,6 +224,7 @@ export const argminDemo = defineDemo<ArgminParams>({
         { key: "explores", label: "记下的探索决定", format: "int" },
         { key: "chosenIsArgmin", label: "选中的是 L + M + P 最小", format: "percent1" },
         { key: "sameAsL", label: "与 argmin L 一致", format: "percent1" },
+        { key: "sameAsFewest", label: "与窗口内派得最少的一致", format: "percent1" },
         { key: "medianLSpread", label: "L 的差距（中位数）", unit: "秒", format: "sig3" },
         { key: "medianMSpread", label: "M 的差距（中位数）", unit: "秒", format: "sig3" },
         { key: "medianPSpread", label: "P 的差距（中位数）", unit: "秒", format: "sig3" },

@@ -43,6 +43,26 @@ function bothReadings(t: Table, judge: (prebleId: string) => Judgement): Judgeme
   ];
 }
 
+const METRIC_WORDS: Record<string, string> = { meanLatency: "平均延迟", p99Latency: "P99", meanTTFT: "TTFT", meanTPOT: "TPOT" };
+
+/** Baseline ÷ Preble on each of `metrics` under Azure's bursts, under both readings: holds when every ratio ≥ 2. */
+function severalFold(t: Table, metrics: string[]) {
+  return bothReadings(t, (prebleId) => {
+    const burst = burstId(t);
+    const base = needRow(t, { arrivals: burst, policy: "baseline" });
+    const preble = needRow(t, { arrivals: burst, policy: prebleId });
+    const ratio = (m: string) => value(base, m) / value(preble, m);
+    const perSeedMean = perSeed(base, "meanLatency").map((x, k) => x / perSeed(preble, "meanLatency")[k]);
+    const short = metrics.filter((m) => ratio(m) < 2);
+    return {
+      holds: short.length === 0,
+      ours: `平均延迟 ${times(ratio("meanLatency"), 1)}、P99 ${times(ratio("p99Latency"), 1)}、TTFT ${times(ratio("meanTTFT"), 1)}、TPOT ${times(ratio("meanTPOT"), 1)}（各种子的平均延迟之比 ${perSeedMean.map((x) => times(x, 1)).join("、")}）`,
+      seeds: seedsAgreeing(perSeedMean, (x) => x >= 2),
+      why: `${short.map((m) => `${METRIC_WORDS[m]} 之比只有 ${times(ratio(m), 1)}`).join("、")}，不到 2 倍${ratio("meanLatency") < 1 ? `：${displayName(prebleId)}在这里比基线还慢` : short.length === 1 && short[0] === "meanTPOT" ? "：每个 token 的生成速度几乎不变，省下的是排队和 prefill" : ""}`,
+    };
+  });
+}
+
 export const AZURE_REPLAY_CLAIMS: readonly Claim[] = [
   {
     id: "same-realised-rate",
@@ -84,23 +104,15 @@ export const AZURE_REPLAY_CLAIMS: readonly Claim[] = [
   },
   {
     id: "preble-several-fold",
-    says: "在 Azure 的突发到达下，完整的 Preble 比基线（轮转 + 每个副本最长前缀优先）的平均延迟、P99 和 TTFT 都低数倍",
+    says: "在 Azure 的突发到达下，完整的 Preble 比基线（轮转 + 每个副本最长前缀优先）的平均延迟、P99、TTFT 和 TPOT 都低数倍",
     lecture: "论文报告：平均延迟、P99、TTFT、TPOT 都有数倍改善",
-    judge: (t) =>
-      bothReadings(t, (prebleId) => {
-        const burst = burstId(t);
-        const base = needRow(t, { arrivals: burst, policy: "baseline" });
-        const preble = needRow(t, { arrivals: burst, policy: prebleId });
-        const ratio = (m: string) => value(base, m) / value(preble, m);
-        const perSeedMean = perSeed(base, "meanLatency").map((x, k) => x / perSeed(preble, "meanLatency")[k]);
-        const holds = ["meanLatency", "p99Latency", "meanTTFT"].every((m) => ratio(m) >= 2);
-        return {
-          holds,
-          remark: ratio("meanTPOT") < 1.5 ? "论文说 TPOT 也改善数倍，我们这里没有" : undefined,
-          ours: `平均延迟 ${times(ratio("meanLatency"), 1)}、P99 ${times(ratio("p99Latency"), 1)}、TTFT ${times(ratio("meanTTFT"), 1)}、TPOT ${times(ratio("meanTPOT"), 1)}（各种子的平均延迟之比 ${perSeedMean.map((x) => times(x, 1)).join("、")}）`,
-          seeds: seedsAgreeing(perSeedMean, (x) => x >= 2),
-        };
-      }),
+    judge: (t) => severalFold(t, ["meanLatency", "p99Latency", "meanTTFT", "meanTPOT"]),
+  },
+  {
+    id: "preble-several-fold-but-tpot",
+    ourStatement: true,
+    says: "在 Azure 的突发到达下，完整的 Preble 比基线的平均延迟、P99 和 TTFT 都低数倍（不算 TPOT）",
+    judge: (t) => severalFold(t, ["meanLatency", "p99Latency", "meanTTFT"]),
   },
   {
     id: "guard-behind-preble",
@@ -115,6 +127,7 @@ export const AZURE_REPLAY_CLAIMS: readonly Claim[] = [
         const ratio = value(guard, "meanLatency") / value(preble, "meanLatency");
         return {
           holds: ratio > 1,
+          why: `${displayName(prebleId)}（${f(value(preble, "meanLatency"), 2)} 秒）不比缓存感知 + 负载保护（${f(value(guard, "meanLatency"), 2)} 秒）快`,
           ours: `缓存感知 + 负载保护 ${f(value(guard, "meanLatency"), 2)} 秒，${displayName(prebleId)} ${f(value(preble, "meanLatency"), 2)} 秒（${times(ratio, 1)}）`,
           remark: "一个可能的解释，我们没有单独验证：突发涌进来的请求在未完成数之差越过阈值之前都按亲和派走了，Preble 的再平衡看的是窗口内累计的负载",
           seeds: seedsAgreeing(perSeedRatio, (x) => x > 1),

@@ -87,3 +87,16 @@ export function meanOf(xs: readonly number[]): number {
 export function presentColumns(columns: readonly Column[], rows: readonly Row[]): Column[] {
   return columns.filter((c) => rows.some((r) => r[c.key] !== null && r[c.key] !== undefined));
 }
+
+/** Row values that mark the released code's reading in the §3 demos' tables (besides ids ending in "Released"): the
+ * paper's baseline, migrating rebalancing, the one-group-per-iteration rotation. */
+const RELEASED_VALUES = new Set(["baselinePaper", "e2+migrate", "perIteration"]);
+
+/** Whether a §3 demo's row belongs to the released code's reading (the appendix's rows, not §3's main page). */
+export function isReleasedRow(row: Row): boolean {
+  if (row.released === true) return true;
+  return Object.values(row).some((v) => typeof v === "string" && (v.endsWith("Released") || RELEASED_VALUES.has(v)));
+}
+
+/** Columns that only the released reading fills or that compare with the paper's baseline. */
+export const RELEASED_COLUMNS: readonly string[] = ["vsPaperBaseline", "ratioKindPaper", "migrated", "migratedBack"];

@@ -84,6 +84,7 @@ function pairingClaim(id: string, workload: string, worse: boolean, says: string
         const diffs = e.p99On.map((x, k) => x - e.p99Off[k]);
         return {
           holds: worse ? b > a : b < a,
+          why: `${displayName(workload)}上搭配打开后 P99 ${f(a)} → ${f(b)} 秒，${b > a ? "变差" : "变好"}了${reading === "released" ? "（开源代码的规则：命中率 ≥ 0.7 的 GPU 先收下探索请求，不看负载）" : ""}`,
           ours: `P99 ${f(a)} → ${f(b)} 秒（${e.n} 个种子的均值），搭配了 ${f(num(e.on.paired), 0)} 个请求`,
           seeds: seedsAgreeing(diffs, (d) => (worse ? d > 0 : d < 0)),
           remark: e.overloaded ? "有种子判为过载，P99 随模拟时长变化" : undefined,
@@ -103,7 +104,8 @@ const CLAIMS: Claim<CostParams>[] = [
         const rows = costRows(t, reading);
         const ratios = rows.map((r) => num(r.LoverP));
         const shares = rows.map((r) => num(r.LShare));
-        return { holds: shares.every((x) => x >= 0.95), ours: `L ÷ P = ${Math.round(Math.min(...ratios)).toLocaleString("en-US")}–${Math.round(Math.max(...ratios)).toLocaleString("en-US")} 倍，L 占总代价至少 ${pct(Math.min(...shares), 1)}` };
+        const low = rows.reduce((a, b) => (num(b.LShare) < num(a.LShare) ? b : a));
+        return { holds: shares.every((x) => x >= 0.95), why: `${displayName(low.workload)}上 L 只占总代价的 ${pct(num(low.LShare), 1)}`, ours: `L ÷ P = ${Math.round(Math.min(...ratios)).toLocaleString("en-US")}–${Math.round(Math.max(...ratios)).toLocaleString("en-US")} 倍，L 占总代价至少 ${pct(Math.min(...shares), 1)}` };
       }),
   },
   {
@@ -115,7 +117,8 @@ const CLAIMS: Claim<CostParams>[] = [
       perReading(p, (reading) => {
         const rows = costRows(t, reading);
         const worst = rows.reduce((a, b) => (num(b.withEviction) > num(a.withEviction) ? b : a));
-        return { holds: rows.every((r) => num(r.withEviction) < 0.2), ours: `M > 0 的决定最多占 ${pct(num(worst.withEviction), 1)}（${displayName(worst.workload)}）` };
+        const why = reading === "released" ? `开源代码按“显存总是满的”算 M：${displayName(worst.workload)}上 ${pct(num(worst.withEviction), 1)} 的决定要淘汰别的节点` : `${displayName(worst.workload)}上 ${pct(num(worst.withEviction), 1)} 的决定 M > 0：提示长，副本的空闲显存常常放不下新提示，要先淘汰`;
+        return { holds: rows.every((r) => num(r.withEviction) < 0.2), ours: `M > 0 的决定最多占 ${pct(num(worst.withEviction), 1)}（${displayName(worst.workload)}）`, why };
       }),
   },
   {
@@ -127,7 +130,7 @@ const CLAIMS: Claim<CostParams>[] = [
       perReading(p, (reading) => {
         const rows = costRows(t, reading);
         const worst = rows.reduce((a, b) => (num(b.M) / num(b.P) > num(a.M) / num(a.P) ? b : a));
-        return { holds: rows.every((r) => num(r.M) < 0.1 * num(r.P)), ours: `M 最多是 P 的 ${pct(num(worst.M) / num(worst.P), 1)}（${displayName(worst.workload)}）` };
+        return { holds: rows.every((r) => num(r.M) < 0.1 * num(r.P)), ours: `M 最多是 P 的 ${pct(num(worst.M) / num(worst.P), 1)}（${displayName(worst.workload)}）`, why: `${displayName(worst.workload)}上 M 平均是 P 的 ${pct(num(worst.M) / num(worst.P), 1)}${reading === "released" ? "：开源代码的 M 按窗口内的命中次数给被淘汰的重要节点计价，淘汰到热门文档时不小" : ""}` };
       }),
   },
   {
@@ -138,8 +141,9 @@ const CLAIMS: Claim<CostParams>[] = [
     judge: (t, p) =>
       perReading(p, (reading) => {
         const rows = costRows(t, reading).filter((r) => num(r.explores) > 0);
-        if (rows.length === 0) return { holds: false, ours: "没有探索决定" };
-        return { holds: rows.every((r) => num(r.sameAsL) >= 0.95), ours: rows.map((r) => `${displayName(r.workload)} ${pct(num(r.sameAsL), 1)}`).join("、") };
+        if (rows.length === 0) return { holds: false, ours: "没有探索决定", why: "这次运行没有探索决定" };
+        const off = rows.filter((r) => num(r.sameAsL) < 0.95);
+        return { holds: off.length === 0, ours: rows.map((r) => `${displayName(r.workload)} ${pct(num(r.sameAsL), 1)}`).join("、"), why: `${off.map((r) => `${displayName(r.workload)}只有 ${pct(num(r.sameAsL), 1)}`).join("、")} 的探索决定选中 L 最低的 GPU${reading === "released" ? "：开源代码的 M 按“显存总是满的”计，改变了一部分决定（03.12 逐个决定看）" : ""}` };
       }),
   },
   {
@@ -150,9 +154,9 @@ const CLAIMS: Claim<CostParams>[] = [
     judge: (t, p) =>
       perReading(p, (reading) => {
         const rows = costRows(t, reading).filter((r) => num(r.explores) > 0);
-        if (rows.length === 0) return { holds: false, ours: "没有探索决定" };
+        if (rows.length === 0) return { holds: false, ours: "没有探索决定", why: "这次运行没有探索决定" };
         const short = rows.filter((r) => num(r.sameAsCount) < 0.8);
-        return { holds: short.length === 0, ours: rows.map((r) => `${displayName(r.workload)} ${pct(num(r.sameAsCount))}`).join("、") };
+        return { holds: short.length === 0, ours: rows.map((r) => `${displayName(r.workload)} ${pct(num(r.sameAsCount))}`).join("、"), why: `${short.map((r) => `${displayName(r.workload)}只有 ${pct(num(r.sameAsCount))}`).join("、")}：L 按没命中的 prefill 加 decode 估计来算，提示长短相差悬殊的负载上，请求个数最少的副本不一定 L 最低` };
       }),
   },
   pairingClaim("pairing-helps-tool", "toolCalling", false, "工具调用上 prefill/decode 搭配降低 P99：探索请求是一两千 token 的中等 prefill，正好塞进 decode 多、算力闲着的 GPU", "6.1 → 4.6 秒"),
@@ -168,7 +172,7 @@ const CLAIMS: Claim<CostParams>[] = [
         const e = pairingEffect(t, p, "longDocQA", reading);
         const a = spread(e.tpotOff, 1);
         const b = spread(e.tpotOn, 1);
-        return { holds: b.mean > a.mean, ours: `TPOT ${f(a.mean, 1)} → ${f(b.mean, 1)} 毫秒`, seeds: seedsAgreeing(e.tpotOn.map((x, k) => x - e.tpotOff[k]), (d) => d > 0) };
+        return { holds: b.mean > a.mean, why: `TPOT 没有上升（${f(a.mean, 1)} → ${f(b.mean, 1)} 毫秒）`, ours: `TPOT ${f(a.mean, 1)} → ${f(b.mean, 1)} 毫秒`, seeds: seedsAgreeing(e.tpotOn.map((x, k) => x - e.tpotOff[k]), (d) => d > 0) };
       }),
   },
 ];

@@ -45,7 +45,7 @@ function fairMax(t: Table, workload: string, b: Baseline = BASELINES[0]): number
 }
 
 /** One judgement per baseline present in the table (the first: ours). */
-function perBaseline(p: Fig3Params, judge: (b: Baseline) => { holds: boolean; ours: string; remark?: string }) {
+function perBaseline(p: Fig3Params, judge: (b: Baseline) => Judgement) {
   const present = BASELINES.filter((b) => p.configurations.includes(b.id));
   if (present.length === 0) cannotJudge("需要至少一个基线配置（参数 configurations：baseline 或 baselinePaper）");
   return present.map((b) => ({ reading: b.reading, ...judge(b) }));
@@ -76,7 +76,7 @@ export function releasedCells(p: Fig3Params): Array<{ workload: string; rate: nu
 }
 
 /** The lecture's verdict alone (as before) when the released one is not judged, else both (the lecture's first). */
-function lectureAndReleased(p: Fig3Params, judge: (name: (c: string) => string, released: boolean) => { holds: boolean; ours: string; remark?: string }) {
+function lectureAndReleased(p: Fig3Params, judge: (name: (c: string) => string, released: boolean) => Judgement) {
   if (!releasedJudged(p)) return judge((c) => c, false);
   return [
     { reading: READING_LABEL.lecture, ...judge((c) => c, false) },
@@ -101,7 +101,8 @@ const CLAIMS_ON_ONE_TABLE: Claim<Fig3Params>[] = [
       return perBaseline(p, (b) => {
         const parts = ["longDocQA", "videoQA"].map((w) => ({ w, base: sustained(t, w, b.id), preble: sustained(t, w, "preble") }));
         const higher = (x: { base: number; preble: number }) => !Number.isNaN(x.preble) && (Number.isNaN(x.base) || x.preble > x.base);
-        return { holds: parts.every(higher), ours: parts.map((x) => `${displayName(x.w)}：基线不过载到 ${rateWords(x.base)}，Preble 到 ${rateWords(x.preble)}`).join("；") };
+        const not = parts.filter((x) => !higher(x));
+        return { holds: parts.every(higher), ours: parts.map((x) => `${displayName(x.w)}：基线不过载到 ${rateWords(x.base)}，Preble 到 ${rateWords(x.preble)}`).join("；"), why: `${not.map((x) => displayName(x.w)).join("、")}上 Preble 扛得住的请求率不比${b.reading.replace(/（.*$/, "")}高` };
       });
     },
   },
@@ -113,9 +114,14 @@ const CLAIMS_ON_ONE_TABLE: Claim<Fig3Params>[] = [
       needWorkloads(p, ["toolCalling", "agent"], ["preble"]);
       return perBaseline(p, (b) => {
         const parts = ["toolCalling", "agent"].map((w) => ({ w, base: sustained(t, w, b.id), preble: sustained(t, w, "preble"), fair: fairMax(t, w, b) }));
+        const why = parts.flatMap((x) => [
+          x.base !== x.preble ? `${displayName(x.w)}上${b.reading.replace(/（.*$/, "")}只扛到 ${rateWords(x.base)}、Preble 到 ${rateWords(x.preble)}` : "",
+          x.fair >= 2 ? `${displayName(x.w)}在两边都不过载的格子里最大比值 ${times(x.fair)}，超过 2 倍` : "",
+        ]).filter(Boolean);
         return {
           holds: parts.every((x) => x.base === x.preble && !(x.fair >= 2)),
           ours: parts.map((x) => `${displayName(x.w)}：不过载到 ${rateWords(x.base)} 对 ${rateWords(x.preble)}，最大比值 ${Number.isNaN(x.fair) ? "—" : times(x.fair)}`).join("；"),
+          why: `${why.join("；")}：在这个网格上收益并不小`,
         };
       });
     },
@@ -130,9 +136,9 @@ const CLAIMS_ON_ONE_TABLE: Claim<Fig3Params>[] = [
       return perBaseline(p, (b) => {
         const gains = p.workloads.map((w) => ({ w, g: fairMax(t, w, b) })).filter((x) => !Number.isNaN(x.g));
         const prog = gains.find((x) => x.w === "programming");
-        if (!prog) return { holds: false, ours: "编程负载上没有两边都不过载的格子" };
+        if (!prog) return { holds: false, ours: "编程负载上没有两边都不过载的格子", why: "编程负载上没有两边都不过载的格子，无从比较收益" };
         const least = gains.reduce((a, c) => (c.g < a.g ? c : a));
-        return { holds: least.w === "programming", ours: `两边都不过载时的最大比值：${gains.map((x) => `${displayName(x.w)} ${times(x.g)}`).join("、")}` };
+        return { holds: least.w === "programming", ours: `两边都不过载时的最大比值：${gains.map((x) => `${displayName(x.w)} ${times(x.g)}`).join("、")}`, why: `收益最小的是${displayName(least.w)}（${times(least.g)}），编程是 ${times(prog.g)}${gains.filter((x) => x.g < prog.g).length > 1 ? `，比编程小的还有 ${gains.filter((x) => x.g < prog.g && x.w !== least.w).map((x) => displayName(x.w)).join("、")}` : ""}` };
       });
     },
   },
@@ -149,6 +155,7 @@ const CLAIMS_ON_ONE_TABLE: Claim<Fig3Params>[] = [
         const ratios = rows.map((r) => num(r[b.ratio]));
         return {
           holds: top[b.kind] === "baselineOverloaded",
+          why: `比值最大的格子（${displayName(top.workload)} ${top.rate} 请求/秒，${times(num(top[b.ratio]), 1)}）里基线没有过载`,
           ours: `${times(Math.min(...ratios), 1)}–${times(Math.max(...ratios), 1)}；最大的是${displayName(top.workload)} ${top.rate} 请求/秒（基线${top[b.kind] === "baselineOverloaded" ? "已过载" : "没有过载"}）`,
         };
       });
@@ -164,7 +171,7 @@ const CLAIMS_ON_ONE_TABLE: Claim<Fig3Params>[] = [
       return lectureAndReleased(p, (name, released) => {
         const a = num(needRows(t, { workload: "longDocQA", rate: 1, policy: "cacheAwareGuarded" })[0].meanLatency);
         const b = num(needRows(t, { workload: "longDocQA", rate: 1, policy: name("preble") })[0].meanLatency);
-        return { holds: a <= 1.05 * b, ours: `${f(a)} 对 ${f(b)} 秒`, remark: released ? "完整 Preble 按开源代码跑（prebleReleased）；简单规则不是 Preble，两种读法用同一行" : undefined };
+        return { holds: a <= 1.05 * b, ours: `${f(a)} 对 ${f(b)} 秒`, why: `长文档 1 请求/秒时缓存感知 + 负载保护慢了 ${f((a / b - 1) * 100, 0)}%，超过 5%`, remark: released ? "完整 Preble 按开源代码跑（prebleReleased）；简单规则不是 Preble，两种读法用同一行" : undefined };
       });
     },
   },
@@ -181,7 +188,8 @@ const CLAIMS_ON_ONE_TABLE: Claim<Fig3Params>[] = [
           const b = num(needRows(t, { workload: w, rate: top, policy: name("preble") })[0].meanLatency);
           return { w, top, a, b };
         });
-        return { holds: parts.every((x) => x.b < 0.8 * x.a), ours: parts.map((x) => `${displayName(x.w)} ${x.top} 请求/秒：${f(x.a, 1)} 对 ${f(x.b, 1)} 秒`).join("；"), remark: released ? "完整 Preble 按开源代码跑（prebleReleased），只跑这两格" : undefined };
+        const lost = parts.filter((x) => !(x.b < 0.8 * x.a));
+        return { holds: parts.every((x) => x.b < 0.8 * x.a), why: `${lost.map((x) => `${displayName(x.w)} ${x.top} 请求/秒时 Preble ${f(x.b, 1)} 秒对简单规则 ${f(x.a, 1)} 秒`).join("；")}，没有快 20% 以上`, ours: parts.map((x) => `${displayName(x.w)} ${x.top} 请求/秒：${f(x.a, 1)} 对 ${f(x.b, 1)} 秒`).join("；"), remark: released ? "完整 Preble 按开源代码跑（prebleReleased），只跑这两格" : undefined };
       });
     },
   },
@@ -197,6 +205,7 @@ const CLAIMS_ON_ONE_TABLE: Claim<Fig3Params>[] = [
         const b = num(needRows(t, { workload: "programming", rate: low, policy: name("e2+rebalance") })[0].meanLatency);
         return {
           holds: b > a,
+          why: `${low} 请求/秒时 E2 + 再平衡（${f(b)} 秒）不比基线（${f(a)} 秒）慢`,
           ours: `${low} 请求/秒：${released ? "论文的基线" : "基线"} ${f(a)} 秒，E2 + 再平衡 ${f(b)} 秒`,
           remark: released ? "开源代码的读法：E2 + 迁移重要节点（开源的 decode 项和 M），对论文的基线（LPM，不分块）" : "开源代码的再平衡也要等这么多请求（gsw:378）",
         };
@@ -215,6 +224,7 @@ const CLAIMS_ON_ONE_TABLE: Claim<Fig3Params>[] = [
         const b = num(needRows(t, { workload: "videoQA", rate: 8, policy: name("preble") })[0].meanLatency);
         return {
           holds: a > 1.5 * b,
+          why: a < b ? `E2 + 再平衡（${f(a, 1)} 秒）反而比完整 Preble（${f(b, 1)} 秒）快${released ? "：完整版多出的是每迭代一组的优先级组，03.5 里这种读法在视频问答上也不如讲义的读法" : ""}` : `E2 + 再平衡 ${f(a, 1)} 秒，完整 Preble ${f(b, 1)} 秒，只差 ${times(a / b, 1)}，不到 1.5 倍`,
           ours: `${f(a, 1)} → ${f(b, 1)} 秒（${times(a / b, 1)}）`,
           remark: released ? "开源代码的读法：E2 + 迁移重要节点（FCFS）对 prebleReleased（每迭代一组的优先级组）" : "两者的副本内排队不同（FCFS 对优先级组），路由也不全同；排队相同时再比见 03.10",
         };

@@ -39,8 +39,10 @@ const HOT_SPOT_CLAIMS: Claim<HotSpotParams>[] = [
     judge: (t, p) =>
       perHotReading(p, (reading) => {
         const rows = [reading.e2, "thresholdAffinity"].map((policy) => needRows(t, { policy })[0]);
+        const fine = rows.filter((r) => !(num(r.maxShare) >= 0.35 && r.overloaded === true));
         return {
           holds: rows.every((r) => num(r.maxShare) >= 0.35 && r.overloaded === true),
+          why: `${fine.map((r) => `${displayName(r.policy)}最忙副本只占 ${pct(num(r.maxShare))}${r.overloaded ? "" : "、没有过载"}`).join("；")}`,
           ours: rows.map((r) => `${displayName(r.policy)}：最忙副本 ${pct(num(r.maxShare))}，平均 ${f(num(r.meanLatency), 1)} 秒${r.overloaded ? "（过载）" : ""}`).join("；"),
           remark: reading.id === "released" ? "阈值亲和不是 Preble，两种读法用同一行；E2 按开源代码的负载代价（decode 项、M）重跑" : undefined,
         };
@@ -62,7 +64,7 @@ const HOT_SPOT_CLAIMS: Claim<HotSpotParams>[] = [
         return {
           reading,
           holds,
-          remark: !holds && policy === "e2+migrate" ? "一个热前缀的负载迁不走：开源代码对单个热节点靠 TTFT 翻倍时再复制一份（gsw:419–429），这一行没开自动扩展" : undefined,
+          why: policy === "e2+migrate" ? `最忙副本仍占 ${pct(Math.max(...reb.map((r) => num(r.maxShare))))}${reb.some((r) => r.overloaded === true) ? "、过载" : ""}：迁移搬走的是热副本上别的前缀，单个热前缀搬不走，开源代码把它留给 TTFT 翻倍时的复制（gsw:419–429），这一行没开自动扩展` : `最忙副本最多占 ${pct(Math.max(...reb.map((r) => num(r.maxShare))))}，平均 ${f(Math.max(...means))} 秒（E2 ${f(e2, 1)} 秒）${reb.some((r) => r.overloaded === true) ? "，有 Th_bal 下过载" : ""}`,
           ours: `平均 ${f(Math.min(...means))}${means.length > 1 ? `–${f(Math.max(...means))}` : ""} 秒（E2 ${f(e2, 1)} 秒），最忙副本最多 ${pct(Math.max(...reb.map((r) => num(r.maxShare))))}${reb[0].overloaded ? "，过载" : ""}`,
         };
       });
@@ -85,6 +87,7 @@ const HOT_SPOT_CLAIMS: Claim<HotSpotParams>[] = [
         const moved = Math.max(...reb.map((r) => num(r[reading.moved])));
         return {
           holds: spreadRatio < 1.3,
+          why: `不同 Th_bal 下平均延迟相差 ${pct(spreadRatio - 1)}，超过 30%`,
           ours: `Th_bal ${p.thBals.join("、")}：${num(reb[0].seeds) > 1 ? "种子平均的" : ""}平均延迟最多相差 ${pct(spreadRatio - 1)}，${reading.id === "released" ? "迁移的重要节点" : "改派的请求"}最多 ${f(moved, 0)} 个`,
           remark:
             reading.id === "released"

@@ -20,11 +20,14 @@ export { FIG3_RATES, figure3Demo } from "./figure3";
 export { COST_RATES, PAIRING_RATES, costTermsDemo } from "./costs";
 export { hotSpotDemo } from "./hotspot";
 export { autoscaleWindowDemo } from "./autoscale";
-export { localPolicyDemo, quotaRows } from "./local-policies";
+export { localPolicyDemo, quotaRows, quotaTaken } from "./local-policies";
+export { PAGE_SCENARIOS, prebleOnPage, quotaOnPage } from "./page";
 export { boundaryDemo, samplesDemo, schedulerSpeedDemo } from "./mechanics";
 export { localEqualDemo } from "./local-equal";
 export { ablationDemo } from "./ablation";
 export { argminDemo } from "./argmin";
 export { requestsFor } from "./common";
+export { e2DecisionLine, globalTreeAtDispatch } from "./pictures";
+export type { E2DecisionPoint, GlobalTreeAtDispatch, TreeSegmentDrawing } from "./pictures";
 
 export const prebleDemos = [azureReplay, figure3Demo, costTermsDemo, hotSpotDemo, autoscaleWindowDemo, localPolicyDemo, samplesDemo, boundaryDemo, schedulerSpeedDemo, localEqualDemo, ablationDemo, argminDemo];

@@ -182,8 +182,8 @@ export const llmSelectorCase = defineDemo({
         const rounds = String(r.path).split(" → ").length - 1;
         const K = Number(r.evaluated) / rounds;
         return [
-          { reading: "讲义和我们的计数（每轮 K 个）", holds: r.evaluated === 20, ours: `${rounds} 轮 × ${K} = ${r.evaluated} 个` },
-          { reading: "作者代码的计数（每轮 K − 1 个）", holds: r.evaluatedReleased === 20, ours: `${rounds} 轮 × ${K - 1} = ${r.evaluatedReleased} 个` },
+          { reading: "讲义和我们的计数（每轮 K 个）", holds: r.evaluated === 20, ours: `${rounds} 轮 × ${K} = ${r.evaluated} 个`, why: `这次走了 ${rounds} 轮、共评估 ${r.evaluated} 个分配，不是 20 个` },
+          { reading: "作者代码的计数（每轮 K − 1 个）", holds: r.evaluatedReleased === 20, ours: `${rounds} 轮 × ${K - 1} = ${r.evaluatedReleased} 个`, why: `作者代码每轮不重评当前的分配，只算 K − 1 = ${K - 1} 个：${rounds} 轮共 ${r.evaluatedReleased} 个，不是讲义的 20 个` },
         ];
       },
     },

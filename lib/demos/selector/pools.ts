@@ -100,6 +100,8 @@ export const llmSelectorPools = defineDemo({
           row.winsOverGreedy = pairs.filter(([a, b]) => a.testAcc > b.testAcc).length;
           row.tiesWithGreedy = pairs.filter(([a, b]) => a.testAcc === b.testAcc).length;
           row.lossesToGreedy = pairs.filter(([a, b]) => a.testAcc < b.testAcc).length;
+          // pool by pool (mean over the pool's runs): pools where greedy is not worse than LLMSelector (05.4)
+          row.poolsGreedyNotWorse = bySeed.reduce((s, r) => s + poolMeans(r, "greedy", "testAcc").filter((g, k) => g >= poolMeans(r, "llmSelector", "testAcc")[k]).length, 0);
         }
         rows.push(row);
       }
@@ -151,8 +153,10 @@ export const llmSelectorPools = defineDemo({
         const perSeedGap = perSeed(needRow(t, { system: systems[0], method: "greedy" }), "gainBySeed").map((_, k) =>
           Math.max(...systems.map((s) => Math.abs(perSeed(needRow(t, { system: s, method: "llmSelector" }), "gainBySeed")[k] - perSeed(needRow(t, { system: s, method: "greedy" }), "gainBySeed")[k]))),
         );
+        const wide = systems.filter((_, i) => Math.abs(gaps[i]) >= 1);
         return {
           holds: gaps.every((g) => Math.abs(g) < 1),
+          why: `${wide.map((s) => `${displayName(s)}上 LLMSelector 比贪心${gaps[systems.indexOf(s)] > 0 ? "高" : "低"} ${f(Math.abs(gaps[systems.indexOf(s)]), 1)} 个百分点`).join("，")}，超过一个百分点：模块一多，贪心更常卡在局部最优`,
           ours: `LLMSelector − 贪心：${systems.map((s, i) => `${displayName(s)} ${f(gaps[i], 1)}`).join("，")} 个百分点`,
           seeds: seedsAgreeing(perSeedGap, (g) => g < 1),
         };
@@ -169,6 +173,7 @@ export const llmSelectorPools = defineDemo({
         const far = systems.filter((_, i) => worst[i] >= 1);
         return {
           holds: far.length === 0,
+          why: `${far.map((s) => `${displayName(s)}上贪心和 LLMSelector 只拿到穷举收益的 ${f((100 * g(s, "greedy")) / g(s, "exhaustive"), 0)}% 和 ${f((100 * g(s, "llmSelector")) / g(s, "exhaustive"), 0)}%`).join("；")}：模块一多，逐模块搜索离最优还有距离`,
           ours: systems.map((s) => `${displayName(s)}：贪心 ${f(g(s, "greedy"), 1)}、LLMSelector ${f(g(s, "llmSelector"), 1)}、穷举 ${f(g(s, "exhaustive"), 1)}`).join("；") + " 个百分点（都是比最好的单一模型高出的量）",
           remark: far.length
             ? `${far.map((s) => `${displayName(s)}上两者只拿到穷举收益的 ${f((100 * g(s, "greedy")) / g(s, "exhaustive"), 0)}% 和 ${f((100 * g(s, "llmSelector")) / g(s, "exhaustive"), 0)}%`).join("；")}：模块一多，逐模块搜索离最优还有距离`
@@ -220,6 +225,7 @@ export const llmSelectorPools = defineDemo({
         const total = rows.reduce((s, r) => s + Number(r.pairedRuns), 0);
         return {
           holds: gaps.every((g) => Math.abs(g) < 1),
+          why: `${rows.filter((_, i) => Math.abs(gaps[i]) >= 1).map((r) => `${displayName(r.system)}上发布代码的贪心和我们的相差 ${f(Math.abs(gaps[rows.indexOf(r)]), 1)} 个百分点`).join("，")}，超过一个百分点`,
           ours: `${differs} / ${total} 次运行终点不同；发布代码 − 我们：${rows.map((r, i) => `${displayName(r.system)} ${f(gaps[i], 1)}`).join("，")} 个百分点`,
         };
       },

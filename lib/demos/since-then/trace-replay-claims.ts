@@ -39,6 +39,7 @@ export const TRACE_REPLAY_CLAIMS: readonly Claim[] = [
       const share = num(best, "hitRate") / bound;
       return {
         holds: share < 0.5,
+        why: `最高的${displayName(best.policy)}命中 ${pct(num(best, "hitRate"), 1)}，已达到上界 ${pct(bound, 1)} 的 ${pct(share)}`,
         ours: `上界 ${pct(bound, 1)}；最高的是${displayName(best.policy)}（负载 ${loadShown(best.load as number)}）${pct(num(best, "hitRate"), 1)}，达到上界的 ${pct(share)}；最低的是${displayName(worst.policy)} ${pct(num(worst, "hitRate"), 1)}`,
       };
     },
@@ -55,6 +56,10 @@ export const TRACE_REPLAY_CLAIMS: readonly Claim[] = [
       needParam(bound > 0, "这段窗口里没有可复用的块，上界为 0");
       return {
         holds: pooled < 0.5 * bound && best < 2 * pooled,
+        why:
+          pooled >= 0.5 * bound
+            ? `集群总显存当作一个 LRU 缓存时命中 ${pct(pooled, 1)}，已到上界 ${pct(bound, 1)} 的 ${pct(pooled / bound)}：这组参数下显存够用了，这一条说的“缺显存”的前提不在了（显存更少的设置下再看，命中率随显存上升，正说明限制在显存）`
+            : `最好的路由器命中 ${pct(best, 1)}，是理想 LRU 的 ${times(best / pooled)}：路由比把显存合成一个缓存还好得多`,
         ours: `集群总显存当作一个 LRU 缓存：${pct(pooled, 1)}；无限缓存：${pct(bound, 1)}；最好的路由器：${pct(best, 1)}`,
       };
     },
@@ -73,6 +78,7 @@ export const TRACE_REPLAY_CLAIMS: readonly Claim[] = [
       const b = mean(lo);
       return {
         holds: a >= 1.3 * b,
+        why: `看缓存的路由器平均命中 ${pct(a, 1)}，只是只看负载的 ${times(a / b)}，不到 1.3 倍`,
         ours: `看缓存的 ${new Set(ca.map((r) => r.policy)).size} 个路由器平均 ${pct(a, 1)}，只看负载的 ${new Set(lo.map((r) => r.policy)).size} 个平均 ${pct(b, 1)}（${times(a / b)}）；过载的运行不计`,
       };
     },
@@ -92,6 +98,7 @@ export const TRACE_REPLAY_CLAIMS: readonly Claim[] = [
       const ratio = num(ll, "meanLatency") / num(best, "meanLatency");
       return {
         holds: ratio > 1 && ratio < 1.5,
+        why: ratio <= 1 ? `最好的缓存感知路由器（${f(num(best, "meanLatency"), 1)} 秒）不比最少负载（${f(num(ll, "meanLatency"), 1)} 秒）快` : `最好的缓存感知路由器快了 ${times(ratio)}，不算“一点”`,
         ours: `负载 ${loadShown(load)}（最少负载不过载的最高一档）：最少负载 ${f(num(ll, "meanLatency"), 1)} 秒，最好的${displayName(best.policy)} ${f(num(best, "meanLatency"), 1)} 秒（${times(ratio)}）`,
       };
     },
@@ -106,6 +113,7 @@ export const TRACE_REPLAY_CLAIMS: readonly Claim[] = [
       const shares = rows.map((r) => num(r, "maxShare"));
       return {
         holds: shared >= 0.99 && shares.every((s) => s >= 0.99) && rows.every((r) => r.overloaded === true),
+        why: `纯前缀亲和下最忙副本的份额 ${shares.map((s) => pct(s)).join("、")}${rows.every((r) => r.overloaded === true) ? "" : "，并非全部过载"}`,
         ours: `窗口里 ${pct(shared)} 的请求以同一块开头；纯前缀亲和下最忙副本的份额 ${shares.map((s) => pct(s)).join("、")}，${rows.every((r) => r.overloaded === true) ? "全部过载" : "并非全部过载"}`,
       };
     },
@@ -119,7 +127,7 @@ export const TRACE_REPLAY_CLAIMS: readonly Claim[] = [
       const rr = needRows(t, { load, policy: "roundRobin" })[0];
       const ll = needRows(t, { load, policy: "leastLoad" })[0];
       const ratio = num(rr, "meanLatency") / num(ll, "meanLatency");
-      return { holds: ratio >= 1.3, ours: `负载 ${loadShown(load)}：轮转 ${f(num(rr, "meanLatency"), 1)} 秒，最少负载 ${f(num(ll, "meanLatency"), 1)} 秒（${times(ratio)}）` };
+      return { holds: ratio >= 1.3, why: `负载 ${loadShown(load)} 时最少负载只比轮转快 ${times(ratio)}，不到 1.3 倍`, ours: `负载 ${loadShown(load)}：轮转 ${f(num(rr, "meanLatency"), 1)} 秒，最少负载 ${f(num(ll, "meanLatency"), 1)} 秒（${times(ratio)}）` };
     },
   },
 ];

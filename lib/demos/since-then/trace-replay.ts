@@ -25,7 +25,7 @@ export const REPLAY_LOAD_ONLY = ["random", "roundRobin", "leastLoad", "powerOfTw
 const WARMUP = 0.2;
 
 /** What the window asks of one replica: mean prefill seconds of a prompt from scratch, and its arrival rate. */
-function windowDemand(trace: BlockTrace, w: TraceWindow, step: StepModel, chunk: number): { prefillSeconds: number; rate: number } {
+export function windowDemand(trace: BlockTrace, w: TraceWindow, step: StepModel, chunk: number): { prefillSeconds: number; rate: number } {
   let sum = 0;
   for (let i = w.first; i < w.first + w.count; i++) sum += aloneLatency(step, trace.inputTokens[i], 0, 1, chunk);
   return { prefillSeconds: sum / w.count, rate: (w.count - 1) / (w.toSeconds - w.fromSeconds) };

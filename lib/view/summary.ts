@@ -1,0 +1,41 @@
+// Compact verdicts for the summary page (07): a few chosen claims of a demo, one line each — the verdict, the claim,
+// and our figures, or its reason when it does not hold — and, for a pitfall, a link to the section that shows it.
+import type { ClaimResult, Table } from "../core/table";
+import { verdictBadge } from "./claims";
+import { displayMarkdown } from "./display";
+
+/** Where a line points: the notebook section that shows the demo in full. */
+export interface SectionLink {
+  /** the words of the link, e.g. "笔记本 01 §1.2" */
+  label: string;
+  /** the notebook (relative link), e.g. "01-classic-load-balancing.ipynb" */
+  href: string;
+}
+
+/** The claim `id` of a table (a line saying it is missing when the run did not judge it: never throws). */
+function claimOf(t: Table, id: string): ClaimResult | string {
+  const c = (t.claims ?? []).find((x) => x.id === id);
+  return c ?? `演示 ${t.id ?? ""} 这次运行没有判断这条结论`;
+}
+
+/** One claim in a line: verdict, what it says, and our figures — or, when it does not hold, why. The first reading
+ * only (the lecture's); the notebooks show the others. */
+export function claimLine(c: ClaimResult): string {
+  const detail = c.verdict !== "holds" && c.why ? `原因：${c.why}` : c.ours !== "—" ? c.ours : c.reason ?? "";
+  return `${verdictBadge(c.verdict)} · ${c.says}${detail ? `——${detail}` : ""}`;
+}
+
+/** The chosen claims of a table as a markdown list, one line each, with an optional link after the last. */
+export function claimLinesMarkdown(t: Table, ids: readonly string[], link?: SectionLink): string {
+  const lines = ids.map((id) => {
+    const c = claimOf(t, id);
+    return `- ${typeof c === "string" ? c : claimLine(c)}`;
+  });
+  if (link && lines.length > 0) lines[lines.length - 1] += `（详见 [${link.label}](${link.href})）`;
+  return lines.join("\n");
+}
+
+/** Shows the chosen claims of a demo's run, one line each (the summary's evidence, a pitfall's verdict). */
+export function claimLines(t: Table, ids: readonly string[], link?: SectionLink): void {
+  displayMarkdown(claimLinesMarkdown(t, ids, link));
+}

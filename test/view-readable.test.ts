@@ -1,0 +1,129 @@
+// Charts readable at a glance: the pass every figure goes through before it is drawn (titles wrapped on the left,
+// automargins, explicit ticks on short log axes, a distinct colour a series) and the check run on every figure of a
+// notebook run (axis titles, labelled log ticks, distinct series).
+import { describe, expect, it } from "vitest";
+import type { Table } from "../lib/core/table";
+import { bars, facetLines, lines, withHorizontalLine } from "../lib/view/charts";
+import { figureHtml, type Figure } from "../lib/view/plot";
+import { logTickValues, readableFigure, tickLabel, wrapTitle, TITLE_WIDTH } from "../lib/view/figure/readable";
+import { figureProblems } from "../lib/view/figure/check";
+import { displayWidth } from "../lib/view/table";
+import { PALETTE_10, seriesLook } from "../lib/view/figure/palette";
+
+const layoutOf = (f: Figure) => f.layout as Record<string, any>;
+
+function wideTable(groupCount: number): Table {
+  const rows = [];
+  for (let g = 0; g < groupCount; g++) for (const x of [1, 2, 4]) rows.push({ policy: `策略${g}`, x, y: 20 + g * 4 + x, workload: x === 4 ? "编程" : "问答" });
+  return { title: "t", columns: [{ key: "policy", label: "策略", format: "text" }, { key: "x", label: "副本数" }, { key: "y", label: "P99 延迟", unit: "秒" }, { key: "workload", label: "负载", format: "text" }], rows };
+}
+
+describe("log axes under two decades get explicit ticks", () => {
+  it("logTickValues picks 1-2-5 (or finer) values inside the data, none when two decades are labelled", () => {
+    expect(logTickValues(1, 1000)).toEqual([]);
+    expect(logTickValues(0.5, 20)).toEqual([]); // 1 and 10 are both in
+    expect(logTickValues(20, 80)).toEqual([20, 30, 50]);
+    expect(logTickValues(2, 9)).toEqual([2, 3, 5]);
+    expect(logTickValues(12, 17).length).toBeGreaterThanOrEqual(2);
+    expect(logTickValues(0.93, 0.97)).toEqual([0.93, 0.97]);
+    for (const [lo, hi] of [[0.011, 0.04], [3, 9.5], [150, 900], [7, 11], [1.01, 1.3]]) {
+      const ticks = logTickValues(lo, hi);
+      expect(ticks.length, `${lo}..${hi}`).toBeGreaterThanOrEqual(2);
+      for (const v of ticks) expect(v >= lo * 0.999 && v <= hi * 1.001, `${v} in ${lo}..${hi}`).toBe(true);
+    }
+    expect([tickLabel(2000), tickLabel(0.25), tickLabel(30)]).toEqual(["2,000", "0.25", "30"]);
+  });
+
+  it("a facet chart on a log axis from 20 to 80 s labels each panel's ticks; the check passes on it and fails without", () => {
+    const f = facetLines(wideTable(3), { facet: "workload", x: "x", y: "y", group: "policy", logY: true });
+    expect(figureProblems(f).filter((p) => p.includes("log axis")).length).toBe(2); // dtick 1 labels nothing between 20 and 80
+    const r = readableFigure(f);
+    expect(layoutOf(r).yaxis.tickvals.length).toBeGreaterThanOrEqual(2);
+    expect(layoutOf(r).yaxis.ticktext).toEqual(layoutOf(r).yaxis.tickvals.map(String));
+    expect(layoutOf(r).yaxis.dtick).toBeUndefined();
+    expect(figureProblems(r)).toEqual([]);
+  });
+});
+
+describe("titles, margins and colours", () => {
+  it("a long title wraps on the left, in a top margin tall enough for its lines; every axis has automargin", () => {
+    const long = "一步 decode 的耗时，按每个请求的上下文长度分组，在三种 GPU 和四种模型上比较（00.2），再加一段很长很长的说明文字";
+    const lines2 = wrapTitle(long);
+    expect(lines2.length).toBeGreaterThan(1);
+    for (const l of lines2) expect(displayWidth(l)).toBeLessThanOrEqual(TITLE_WIDTH);
+    expect(lines2.join("").replace(/\s/g, "")).toBe(long.replace(/\s/g, ""));
+    expect(wrapTitle("短标题")).toEqual(["短标题"]);
+    // a parenthesis moves whole to the next line rather than breaking at its inner space
+    expect(wrapTitle("最短队列 (JSQ)：每台服务器在每个刷新间隔里收到的请求（T = 4，种子 1/0）")).toEqual(["最短队列 (JSQ)：每台服务器在每个刷新间隔里收到的请求", "（T = 4，种子 1/0）"]);
+    const r = readableFigure(lines(wideTable(2), { x: "x", y: "y", group: "policy", title: long }));
+    const title = layoutOf(r).title;
+    expect(title).toMatchObject({ x: 0, xanchor: "left", automargin: true });
+    expect(title.text.split("<br>").length).toBe(lines2.length);
+    expect(layoutOf(r).margin.t).toBeGreaterThanOrEqual(lines2.length * 22 + 30);
+    expect(layoutOf(r).xaxis.automargin).toBe(true);
+    expect(layoutOf(r).yaxis.automargin).toBe(true);
+  });
+
+  it("13 series get 13 distinct colours (a 24-colour palette past 10); past 24 a dash tells them apart", () => {
+    const t = wideTable(13);
+    const r = readableFigure(lines(t, { x: "x", y: "y", group: "policy" }));
+    const colours = r.data.map((d) => (d.line as { color: string }).color);
+    expect(new Set(colours).size).toBe(13);
+    expect(figureProblems(r)).toEqual([]);
+    // raw, Plotly would cycle its 10 colours: the 11th series looks like the 1st
+    expect(figureProblems(lines(t, { x: "x", y: "y", group: "policy" }))).toEqual([expect.stringMatching(/series "策略10" looks like "策略0"/), expect.stringMatching(/策略11/), expect.stringMatching(/策略12/)]);
+    expect(seriesLook(24, 30)).toEqual({ color: seriesLook(0, 30).color, dash: "dash", hatch: "/" });
+    const f30 = readableFigure(lines(wideTable(30), { x: "x", y: "y", group: "policy" }));
+    expect(figureProblems(f30)).toEqual([]);
+    const b30 = readableFigure(bars(wideTable(30), { x: "x", y: "y", group: "policy" }));
+    expect(figureProblems(b30)).toEqual([]);
+  });
+
+  it("facets keep one colour a group across panels (more than 10 groups too), and colours the builder chose", () => {
+    const f = facetLines(wideTable(12), { facet: "workload", x: "x", y: "y", group: "policy" });
+    const byName = new Map<string, Set<string>>();
+    for (const d of f.data) byName.set(String(d.name), (byName.get(String(d.name)) ?? new Set()).add((d.line as { color: string }).color));
+    for (const set of byName.values()) expect(set.size).toBe(1);
+    expect(new Set([...byName.values()].map((s) => [...s][0])).size).toBe(12);
+    expect(figureProblems(readableFigure(f))).toEqual([]);
+    const own: Figure = { data: [{ type: "scatter", name: "a", x: [1], y: [1], line: { color: PALETTE_10[0] } }, { type: "scatter", name: "b", x: [1], y: [2] }], layout: { xaxis: { title: "x" }, yaxis: { title: "y" } } };
+    const r = readableFigure(own);
+    expect((r.data[0].line as { color: string }).color).toBe(PALETTE_10[0]);
+    expect((r.data[1].line as { color: string }).color).not.toBe(PALETTE_10[0]);
+  });
+
+  it("figureHtml draws the readable figure; a horizontal reference line is a shape with its label", () => {
+    const f = withHorizontalLine(lines(wideTable(2), { x: "x", y: "y", group: "policy", logY: true }), { y: 25, label: "目标" });
+    const html = figureHtml(f, { id: "t" });
+    const json = JSON.parse(/var f = (\{.*?\}); window\.Plotly/.exec(html)?.[1] ?? "{}");
+    expect(json.layout.yaxis.tickmode).toBe("array");
+    expect(json.layout.shapes[0]).toMatchObject({ type: "line", y0: 25, y1: 25, xref: "paper" });
+    expect(json.layout.annotations[0].text).toBe("目标");
+    expect(figureProblems(json)).toEqual([]);
+  });
+});
+
+describe("figureProblems", () => {
+  const base = (layout: Record<string, unknown>, data: Figure["data"] = [{ type: "scatter", x: [1, 2], y: [1, 2] }]): Figure => ({ data, layout });
+  it("wants a title on every axis a trace uses; in a grid one a column (x) or row (y) is enough", () => {
+    expect(figureProblems(base({ xaxis: { title: "x" } }))).toEqual(["yaxis has no title"]);
+    expect(figureProblems(base({ xaxis: { title: { text: "" } }, yaxis: { title: "y" } }))).toEqual(["xaxis has no title"]);
+    const trace = (i: number) => ({ type: "scatter", name: "s", x: [1], y: [1], xaxis: `x${i || ""}`, yaxis: `y${i || ""}` });
+    const grid = { grid: { rows: 2, columns: 2 }, xaxis: { title: "" }, yaxis: { title: "y" }, xaxis2: { title: "" }, yaxis2: { title: "" }, xaxis3: { title: "x" }, yaxis3: { title: "y" }, xaxis4: { title: "x" }, yaxis4: { title: "" } };
+    expect(figureProblems(base(grid, [trace(0), trace(2), trace(3), trace(4)]))).toEqual([]);
+    expect(figureProblems(base({ ...grid, yaxis3: { title: "" } }, [trace(0), trace(2), trace(3), trace(4)]))).toEqual(["yaxis3 has no title", "yaxis4 has no title"]);
+  });
+  it("wants two labelled ticks on a log axis within its data", () => {
+    const data = [{ type: "bar", x: ["a", "b"], y: [12, 40] }];
+    expect(figureProblems(base({ xaxis: { title: "x" }, yaxis: { title: "y", type: "log", dtick: 1 } }, data))).toEqual([expect.stringContaining("yaxis is a log axis from 12.0 to 40.0 with 0 labelled tick(s)")]);
+    expect(figureProblems(base({ xaxis: { title: "x" }, yaxis: { title: "y", type: "log", tickvals: [10, 20, 30], ticktext: ["10", "20", "30"] } }, data))).toEqual([]);
+    expect(figureProblems(base({ xaxis: { title: "x" }, yaxis: { title: "y", type: "log" } }, [{ type: "bar", x: ["a"], y: [5, 900] }]))).toEqual([]);
+  });
+  it("wants series told apart: two names with one colour and dash fail; the same name in two panels, or a dotted twin, pass", () => {
+    const xy = { xaxis: { title: "x" }, yaxis: { title: "y" } };
+    const s = (name: string, color: string, dash?: string) => ({ type: "scatter", mode: "lines", name, x: [1], y: [1], line: { color, ...(dash ? { dash } : {}) } });
+    expect(figureProblems(base(xy, [s("a", "#111111"), s("b", "#111111")]))).toEqual([expect.stringContaining('series "b" looks like "a"')]);
+    expect(figureProblems(base(xy, [s("a", "#111111"), s("a", "#111111"), s("a · 基线", "#111111", "dot")]))).toEqual([]);
+    expect(figureProblems(base(xy, [{ type: "heatmap", z: [[1]] }, { type: "heatmap", z: [[2]] }]))).toEqual([]);
+  });
+});
