@@ -16,9 +16,12 @@
 // and nothing else (progress and errors go to stderr; `npm run -s bench` keeps npm's own banner off stdout too);
 // without it, a table per name. Other options go to every
 // bench file (e.g. --repeats=3, --update, --notebooks=01,02). Results are recorded in bench/RESULTS.md.
+// --against [<commit>] [--rounds=N] runs the same benches on another commit too, interleaved, with the speed-up
+// of each metric (scripts/bench-against.mjs).
 import { spawnSync } from "node:child_process";
 import * as os from "node:os";
 import * as path from "node:path";
+import { bestOf, cleanupOnExit, combine, defaultAgainst, parseAgainst, prepareAgainst } from "./bench-against.mjs";
 import { ROOT } from "./project.mjs";
 
 export const BENCHES = [
@@ -43,7 +46,7 @@ const ALIASES = {
 };
 
 function usage() {
-  return ["usage: npm run bench -- [names…] [--json] [--option=value …]", "names:", ...BENCHES.map((b, i) => `  ${(i > 0 && BENCHES[i - 1].name === b.name ? "" : b.name).padEnd(15)} ${b.about} (bench/${b.file})`)].join("\n");
+  return ["usage: npm run bench -- [names…] [--json] [--against [<commit>] [--rounds=N]] [--option=value …]", "names:", ...BENCHES.map((b, i) => `  ${(i > 0 && BENCHES[i - 1].name === b.name ? "" : b.name).padEnd(15)} ${b.about} (bench/${b.file})`)].join("\n");
 }
 
 /** The last line of `text` that parses as a JSON object. */
@@ -61,11 +64,28 @@ function lastJson(text) {
   return null;
 }
 
-function main(argv) {
-  if (argv.includes("--help") || argv.includes("-h")) {
-    console.log(usage());
-    return 0;
+/** Runs one bench file of the checkout at `root` (this one or an --against worktree); its JSON, or null. */
+function runFile(root, file, args, flags, problem) {
+  const tsx = path.join(ROOT, "node_modules", "tsx", "dist", "cli.mjs");
+  const r = spawnSync(process.execPath, [tsx, path.join(root, "bench", file), "--json", ...args, ...flags], {
+    cwd: root,
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "inherit"],
+    maxBuffer: 64 * 1024 * 1024,
+    env: { ...process.env, NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ""} --expose-gc`.trim() },
+  });
+  const out = lastJson(r.stdout ?? "");
+  const where = root === ROOT ? `bench/${file}` : `bench/${file} (${path.basename(root)})`;
+  if (!out) {
+    problem(`bench: ${where} printed no JSON (exit ${r.status}${r.error ? `, ${r.error.message}` : ""})${r.stdout ? `:\n${r.stdout.slice(-2000)}` : ""}`);
+    return null;
   }
+  if (r.status !== 0) problem(`bench: ${where} exited with ${r.status} (its figures are kept)`);
+  return out;
+}
+
+/** Splits the arguments: --json, the bench names, the options that go to the bench files. */
+function splitArgs(argv) {
   const json = argv.includes("--json");
   // "--key value" pairs are kept together for the bench files; names are the other bare words.
   const flags = [];
@@ -77,7 +97,23 @@ function main(argv) {
     else if (i > 0 && argv[i - 1].startsWith("--") && !argv[i - 1].includes("=") && /^[\d.,]+$/.test(a)) flags.push(a);
     else names.push(a.replace(/^bench\//, "").replace(/\.ts$/, ""));
   }
+  return { json, flags, names };
+}
+
+function main(argv) {
+  if (argv.includes("--help") || argv.includes("-h")) {
+    console.log(usage());
+    return 0;
+  }
   const valid = [...new Set(BENCHES.map((b) => b.name))];
+  let ag;
+  try {
+    ag = parseAgainst(argv, valid);
+  } catch (e) {
+    console.error(e.message);
+    return 2;
+  }
+  const { json, flags, names } = splitArgs(ag.rest);
   const unknown = names.filter((n) => !valid.includes(n));
   if (unknown.length > 0) {
     console.error(`bench: unknown name${unknown.length > 1 ? "s" : ""} ${unknown.map((n) => JSON.stringify(n)).join(", ")}; valid names: ${valid.join(", ")}`);
@@ -85,41 +121,49 @@ function main(argv) {
   }
   const chosen = names.length > 0 ? BENCHES.filter((b) => names.includes(b.name)) : BENCHES;
   const files = [...new Set(chosen.map((b) => b.file))];
-  const tsx = path.join(ROOT, "node_modules", "tsx", "dist", "cli.mjs");
-  const merged = {};
   let failed = 0;
+  const problem = (m) => {
+    failed++;
+    console.error(m);
+  };
   const started = Date.now();
+  let other = null;
+  if (ag.against !== null) {
+    const rev = ag.against || defaultAgainst(ROOT).rev;
+    other = prepareAgainst(ROOT, rev, { setup: files.includes("lecture.ts") ? "notebooks" : "build", log: (m) => console.error(m), benchFrom: ROOT });
+    cleanupOnExit(other.cleanup);
+  }
+  const rounds = ag.rounds ?? (files.includes("lecture.ts") ? 1 : 3);
+  const merged = {};
   for (const file of files) {
     const benches = chosen.filter((b) => b.file === file);
     const label = benches.map((b) => b.name).join(", ");
     if (!json) console.error(`bench: ${label} (bench/${file}) …`);
     const t0 = Date.now();
-    const r = spawnSync(process.execPath, [tsx, path.join(ROOT, "bench", file), "--json", ...benches[0].args, ...flags], {
-      cwd: ROOT,
-      encoding: "utf8",
-      stdio: ["ignore", "pipe", "inherit"],
-      maxBuffer: 64 * 1024 * 1024,
-      env: { ...process.env, NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ""} --expose-gc`.trim() },
-    });
-    const out = lastJson(r.stdout ?? "");
-    if (!out) {
-      failed++;
-      console.error(`bench: bench/${file} printed no JSON (exit ${r.status}${r.error ? `, ${r.error.message}` : ""})${r.stdout ? `:\n${r.stdout.slice(-2000)}` : ""}`);
-      continue;
-    }
-    if (r.status !== 0) {
-      failed++;
-      console.error(`bench: bench/${file} exited with ${r.status} (its figures are kept)`);
+    const here = [];
+    const there = [];
+    for (let k = 0; k < (other ? rounds : 1); k++) {
+      // Interleaved, alternating which side goes first.
+      const sides = other ? (k % 2 === 0 ? ["here", "there"] : ["there", "here"]) : ["here"];
+      for (const side of sides) {
+        if (other) console.error(`bench: ${label}, round ${k + 1}/${rounds}, ${side === "here" ? "this checkout" : `commit ${other.sha.slice(0, 8)}`} …`);
+        const out = runFile(side === "here" ? ROOT : other.dir, file, benches[0].args, flags, problem);
+        if (out) (side === "here" ? here : there).push(out);
+      }
     }
     for (const b of benches) {
-      if (out[b.name]) merged[b.name] = { ...(merged[b.name] ?? {}), ...out[b.name] };
-      else {
-        failed++;
-        console.error(`bench: bench/${file} gave no "${b.name}" group (it gave: ${Object.keys(out).join(", ")})`);
+      const mine = here.filter((o) => o[b.name]).map((o) => o[b.name]);
+      if (mine.length === 0) {
+        problem(`bench: bench/${file} gave no "${b.name}" group`);
+        continue;
       }
+      let group = bestOf(mine);
+      if (other) group = combine(group, bestOf(there.filter((o) => o[b.name]).map((o) => o[b.name])), other.sha);
+      merged[b.name] = { ...(merged[b.name] ?? {}), ...group };
     }
     if (!json) console.error(`bench: ${label} done in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
   }
+  if (other) other.cleanup();
   for (const [name, aliases] of Object.entries(ALIASES)) {
     const group = merged[name];
     if (!group) continue;
@@ -128,16 +172,19 @@ function main(argv) {
     }
   }
   if (json) console.log(JSON.stringify(merged));
-  else {
-    console.log(`npm run bench — Node ${process.version}, ${os.cpus().length} CPU(s) ${os.cpus()[0]?.model ?? ""}, load average ${os.loadavg()[0].toFixed(1)}`);
-    for (const [name, metrics] of Object.entries(merged)) {
-      console.log(`\n${name}:`);
-      const width = Math.min(48, Math.max(...Object.keys(metrics).map((k) => k.length)));
-      for (const [metric, m] of Object.entries(metrics)) console.log(`  ${metric.padEnd(width)} ${String(m.value).padStart(10)}  ${m.unit}`);
-    }
-    console.log(`\n(${((Date.now() - started) / 1000).toFixed(1)} s in all${failed ? `; ${failed} problem(s), see above` : ""})`);
-  }
+  else printTables(merged, other, rounds, started, failed);
   return failed ? 1 : 0;
+}
+
+function printTables(merged, other, rounds, started, failed) {
+  console.log(`npm run bench — Node ${process.version}, ${os.cpus().length} CPU(s) ${os.cpus()[0]?.model ?? ""}, load average ${os.loadavg()[0].toFixed(1)}`);
+  if (other) console.log(`beside commit ${other.sha.slice(0, 8)} (a temporary worktree), ${rounds} interleaved round(s) each, best per side`);
+  for (const [name, metrics] of Object.entries(merged)) {
+    console.log(`\n${name}:`);
+    const width = Math.min(48, Math.max(...Object.keys(metrics).map((k) => k.length)));
+    for (const [metric, m] of Object.entries(metrics)) console.log(`  ${metric.padEnd(width)} ${String(m.value).padStart(10)}  ${m.unit}`);
+  }
+  console.log(`\n(${((Date.now() - started) / 1000).toFixed(1)} s in all${failed ? `; ${failed} problem(s), see above` : ""})`);
 }
 
 process.exitCode = main(process.argv.slice(2));

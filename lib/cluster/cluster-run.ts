@@ -135,9 +135,10 @@ export class ClusterRun {
     while (this.next < n || events.size > 0) {
       const tArrival = this.next < n ? requests[this.next].arrival : Infinity;
       if (events.size > 0 && events.peekTime() <= tArrival) {
-        const ev = events.pop() as { time: number; item: number };
-        this.view.now = ev.time;
-        this.handleEvent(ev.time, ev.item);
+        const item = events.popItem() as number;
+        const time = events.lastTime;
+        this.view.now = time;
+        this.handleEvent(time, item);
       } else this.dispatch(requests[this.next]);
     }
     if (this.settings.check) this.checkEnd();

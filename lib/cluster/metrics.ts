@@ -64,8 +64,7 @@ export function aloneLatency(step: StepModel, promptTokens: number, cachedTokens
     t += step.mixedSeconds(chunk, chunk * done + (chunk * (chunk + 1)) / 2, done, 0, 0, done + chunk === promptTokens ? 1 : 0);
     done += chunk;
   }
-  for (let k = 1; k < outputTokens; k++) t += step.mixedSeconds(0, 0, 0, 1, promptTokens + k, 0);
-  return t;
+  return step.addLoneDecodeSeconds(t, promptTokens, outputTokens);
 }
 
 export function computeMetrics(records: RequestRecord[], replicas: number, warmupCount: number, outstanding: Float64Array, engines: Replica[], makespan: number, step: StepModel, chunkBudget: number): ClusterMetrics {

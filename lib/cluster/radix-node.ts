@@ -1,13 +1,18 @@
 // One node of the segment radix tree (radix-tree.ts): a prompt segment under its parent, with the tokens it holds,
-// its reference count, its last access, and its children (a short ordered list, indexed by a Map once it grows).
+// its reference count, its last access, and its children (a short ordered list, indexed by a hash table once it grows).
 /** A run of prompt tokens with one content id (globally unique per distinct content within a workload). */
 export interface SegmentLike {
   readonly id: number;
   readonly tokens: number;
 }
 
-/** Children up to this many are found by a scan of the ordered list; above it a Map indexes them by segment. */
+/** Children up to this many are found by a scan of the ordered list; above it a hash table indexes them. */
 const SCAN_CHILDREN = 8;
+
+/** The index's home position for a segment id (Fibonacci hashing into a power-of-two table). */
+function home(id: number, mask: number): number {
+  return (Math.imul(id | 0, 0x9e3779b1) >>> 7) & mask;
+}
 
 export class RadixNode<P = unknown> {
   /** tokens of this segment currently held (< tokens after a partial eviction of the tail) */
@@ -27,11 +32,14 @@ export class RadixNode<P = unknown> {
   // Children in insertion order: kids[0 … used). Most nodes have one or two children, so a short list scanned by
   // segment beats a Map per node (a Map costs an allocation on every new node and on shrinking, which showed up
   // as a quarter of the simulator's time in garbage collection). The list never shrinks (an emptied JS array
-  // would drop its storage and allocate again on the next push). Past SCAN_CHILDREN children a Map indexes the
-  // list, and a removed child leaves a hole (null) until more than half the list is holes.
+  // would drop its storage and allocate again on the next push). Past SCAN_CHILDREN children a hash table indexes
+  // the list, and a removed child leaves a hole (null) until more than half the list is holes. The table is an
+  // Int32Array of list positions + 1 (0 = empty), open addressing with linear probing and backward-shift deletion:
+  // a lookup reads typed memory only (a Map's lookup was the simulator's single hottest line on the tool-calling
+  // bench, where a hot tool's node has hundreds of children and every router probes it for every replica).
   private kids: Array<RadixNode<P> | null> | null = null;
   private used = 0;
-  private index: Map<number, RadixNode<P>> | null = null;
+  private index: Int32Array | null = null;
   private holes = 0;
   /** this node's position in its parent's list while the parent is indexed */
   private slot = -1;
@@ -73,7 +81,17 @@ export class RadixNode<P = unknown> {
 
   /** The child for segment `id`, or undefined. */
   child(id: number): RadixNode<P> | undefined {
-    if (this.index !== null) return this.index.get(id);
+    const table = this.index;
+    if (table !== null) {
+      const list = this.kids as Array<RadixNode<P> | null>;
+      const mask = table.length - 1;
+      for (let h = home(id, mask); ; h = (h + 1) & mask) {
+        const at = table[h];
+        if (at === 0) return undefined;
+        const c = list[at - 1] as RadixNode<P>;
+        if (c.segment === id) return c;
+      }
+    }
     const list = this.kids;
     for (let i = 0; i < this.used; i++) {
       const c = (list as Array<RadixNode<P> | null>)[i] as RadixNode<P>;
@@ -124,16 +142,49 @@ export class RadixNode<P = unknown> {
     this.childCount++;
     if (this.index !== null) {
       c.slot = at;
-      this.index.set(c.segment, c);
+      if (this.childCount * 2 > this.index.length) this.reindex(list);
+      else this.indexPut(this.index, c.segment, at);
     } else if (this.used > SCAN_CHILDREN) {
-      const index = new Map<number, RadixNode<P>>();
-      for (let i = 0; i < this.used; i++) {
-        const k = list[i] as RadixNode<P>;
-        k.slot = i;
-        index.set(k.segment, k);
-      }
-      this.index = index;
+      for (let i = 0; i < this.used; i++) (list[i] as RadixNode<P>).slot = i;
+      this.reindex(list);
     }
+  }
+
+  /** A new table for the list's children (holes skipped), at most half full. */
+  private reindex(list: Array<RadixNode<P> | null>): void {
+    let size = 32;
+    while (size < this.childCount * 4) size *= 2;
+    let table = this.index;
+    if (table !== null && table.length === size) table.fill(0);
+    else table = new Int32Array(size);
+    for (let i = 0; i < this.used; i++) {
+      const k = list[i];
+      if (k !== null) this.indexPut(table, k.segment, i);
+    }
+    this.index = table;
+  }
+
+  private indexPut(table: Int32Array, id: number, at: number): void {
+    const mask = table.length - 1;
+    let h = home(id, mask);
+    while (table[h] !== 0) h = (h + 1) & mask;
+    table[h] = at + 1;
+  }
+
+  /** Removes list position `at` (segment `id`) from the table, shifting later entries of its probe run back. */
+  private indexDelete(table: Int32Array, list: Array<RadixNode<P> | null>, id: number, at: number): void {
+    const mask = table.length - 1;
+    let hole = home(id, mask);
+    while (table[hole] !== at + 1) hole = (hole + 1) & mask;
+    for (let j = (hole + 1) & mask; table[j] !== 0; j = (j + 1) & mask) {
+      const h = home((list[table[j] - 1] as RadixNode<P>).segment, mask);
+      // The entry at j may move to the hole unless its home lies cyclically in (hole, j].
+      const stays = hole <= j ? hole < h && h <= j : hole < h || h <= j;
+      if (stays) continue;
+      table[hole] = table[j];
+      hole = j;
+    }
+    table[hole] = 0;
   }
 
   /** Removes a child (the tree's job), keeping the others in insertion order. */
@@ -151,7 +202,7 @@ export class RadixNode<P = unknown> {
       list[--this.used] = null;
       return;
     }
-    this.index.delete(c.segment);
+    this.indexDelete(this.index, list, c.segment, at);
     list[at] = null;
     c.slot = -1;
     if (++this.holes * 2 > this.used) this.compact(list);
@@ -169,6 +220,7 @@ export class RadixNode<P = unknown> {
     this.used = kept;
     this.holes = 0;
     if (kept <= SCAN_CHILDREN) this.index = null;
+    else this.reindex(list);
   }
 
   /** Tokens matched when a match ends at this node: ancestors plus what this node still holds. */

@@ -19,9 +19,10 @@ export interface RadixTreeOptions<P> {
   createPayload?: (node: RadixNode<P>) => P;
   /** check segment token counts on every match/insert (tests); default false */
   check?: boolean;
-  /** reuse pruned nodes for new ones instead of allocating (indexes that insert and prune a path per request,
-   * like the simulator's dispatched-prompt index). Only for trees whose detached nodes nobody keeps; not with
-   * createPayload. Default false. */
+  /** reuse pruned and evicted nodes for new ones instead of allocating (indexes that insert and prune a path per
+   * request, like the simulator's dispatched-prompt index; a replica's cache, whose evicted nodes nobody keeps —
+   * an eviction callback must copy what it needs before it returns). Only for trees whose detached nodes nobody
+   * keeps; not with createPayload. Default false. */
   recycle?: boolean;
 }
 
@@ -175,6 +176,7 @@ export class RadixTree<P = unknown> {
         if (this.onEvict !== null) this.onEvict(leaf, amount, true);
         leaf.held = 0;
         this.detach(leaf);
+        if (this.spare !== null) this.spare.push(leaf);
       } else {
         leaf.held -= want;
         freed += want;

@@ -25,7 +25,9 @@ export interface ReplicaOptions {
 }
 
 export class Replica {
-  readonly cache: RadixTree = new RadixTree();
+  /** evicted nodes are reused for new ones (nothing outside keeps a cache node once it is evicted: the eviction
+   * notices copy its path), which spares the allocation of most nodes on long traces */
+  readonly cache: RadixTree = new RadixTree({ recycle: true });
   readonly waiting: RequestRecord[] = [];
   readonly prefilling: RequestRecord[] = [];
   readonly decoding: RequestRecord[] = [];
@@ -177,7 +179,7 @@ export class Replica {
         this.decodeContext += r.request.promptTokens + 1;
       }
     }
-    prefilling.length = kept;
+    while (prefilling.length > kept) prefilling.pop(); // pop is inlined; a length store calls the runtime
     if (this.options.check) this.checkMemory("end of iteration");
   }
 
@@ -218,7 +220,7 @@ export class Replica {
     const w = this.waiting;
     let kept = 0;
     for (let i = 0; i < w.length; i++) if (w[i].lockedNode === null) w[kept++] = w[i];
-    w.length = kept;
+    while (w.length > kept) w.pop();
   }
 
   /** The prompt's KV moves from the request's reservation into the cache tree. */

@@ -1,80 +1,99 @@
 // A binary min-heap keyed by (time, insertion order): equal times pop in the order they were pushed,
 // so event order — and every simulated number — is deterministic.
+//
+// Times and insertion numbers live in Float64Arrays (grown by doubling): no boxed number per entry and no object
+// per pop on the simulator's hot path — `popItem()` returns the item and leaves its time in `lastTime`.
+// Sifting moves a "hole" instead of swapping, which writes each level once.
 
 export class EventQueue<T> {
-  private times: number[] = [];
-  private seqs: number[] = [];
+  private times = new Float64Array(64);
+  private seqs = new Float64Array(64);
   private items: T[] = [];
+  private count = 0;
   private counter = 0;
+  /** time of the entry the last popItem() returned */
+  lastTime = 0;
 
   get size(): number {
-    return this.items.length;
+    return this.count;
   }
 
   push(time: number, item: T): void {
+    if (this.count === this.times.length) this.grow();
     const times = this.times;
     const seqs = this.seqs;
     const items = this.items;
-    let i = items.length;
-    times.push(time);
-    seqs.push(this.counter++);
-    items.push(item);
+    const seq = this.counter++;
+    let i = this.count++;
+    if (i === items.length) items.push(item);
     while (i > 0) {
       const parent = (i - 1) >> 1;
-      if (times[parent] < times[i] || (times[parent] === times[i] && seqs[parent] < seqs[i])) break;
-      this.swap(i, parent);
+      const pt = times[parent];
+      if (pt < time || (pt === time && seqs[parent] < seq)) break;
+      times[i] = pt;
+      seqs[i] = seqs[parent];
+      items[i] = items[parent];
       i = parent;
     }
+    times[i] = time;
+    seqs[i] = seq;
+    items[i] = item;
   }
 
   peekTime(): number {
-    return this.items.length ? this.times[0] : Infinity;
+    return this.count > 0 ? this.times[0] : Infinity;
+  }
+
+  /** Removes the earliest entry and returns its item (its time in `lastTime`); undefined when empty. */
+  popItem(): T | undefined {
+    const n = this.count;
+    if (n === 0) return undefined;
+    const items = this.items;
+    const item = items[0];
+    this.lastTime = this.times[0];
+    const last = n - 1;
+    this.count = last;
+    if (last > 0) this.siftDown(this.times[last], this.seqs[last], items[last], last);
+    items[last] = undefined as unknown as T; // no reference kept to a popped item
+    return item;
   }
 
   pop(): { time: number; item: T } | undefined {
-    const n = this.items.length;
-    if (n === 0) return undefined;
-    const time = this.times[0];
-    const item = this.items[0];
-    const lastTime = this.times.pop() as number;
-    const lastSeq = this.seqs.pop() as number;
-    const lastItem = this.items.pop() as T;
-    if (n > 1) {
-      this.times[0] = lastTime;
-      this.seqs[0] = lastSeq;
-      this.items[0] = lastItem;
-      this.siftDown(0);
-    }
-    return { time, item };
+    if (this.count === 0) return undefined;
+    const item = this.popItem() as T;
+    return { time: this.lastTime, item };
   }
 
-  private less(a: number, b: number): boolean {
-    return this.times[a] < this.times[b] || (this.times[a] === this.times[b] && this.seqs[a] < this.seqs[b]);
-  }
-
-  private siftDown(i: number): void {
-    const n = this.items.length;
+  /** Places (time, seq, item) from the root down in a heap of `n` entries. */
+  private siftDown(time: number, seq: number, item: T, n: number): void {
+    const times = this.times;
+    const seqs = this.seqs;
+    const items = this.items;
+    let i = 0;
     for (;;) {
       const l = 2 * i + 1;
+      if (l >= n) break;
       const r = l + 1;
-      let m = i;
-      if (l < n && this.less(l, m)) m = l;
-      if (r < n && this.less(r, m)) m = r;
-      if (m === i) return;
-      this.swap(i, m);
+      let m = l;
+      if (r < n && (times[r] < times[l] || (times[r] === times[l] && seqs[r] < seqs[l]))) m = r;
+      const mt = times[m];
+      if (time < mt || (time === mt && seq < seqs[m])) break;
+      times[i] = mt;
+      seqs[i] = seqs[m];
+      items[i] = items[m];
       i = m;
     }
+    times[i] = time;
+    seqs[i] = seq;
+    items[i] = item;
   }
 
-  private swap(a: number, b: number): void {
-    const t = this.times[a];
-    this.times[a] = this.times[b];
-    this.times[b] = t;
-    const s = this.seqs[a];
-    this.seqs[a] = this.seqs[b];
-    this.seqs[b] = s;
-    const it = this.items[a];
-    this.items[a] = this.items[b];
-    this.items[b] = it;
+  private grow(): void {
+    const times = new Float64Array(this.times.length * 2);
+    times.set(this.times);
+    this.times = times;
+    const seqs = new Float64Array(this.seqs.length * 2);
+    seqs.set(this.seqs);
+    this.seqs = seqs;
   }
 }

@@ -62,6 +62,12 @@ export class StepModel {
   private readonly bandwidth: number;
   private readonly kvBytes: number;
   private readonly weightReadSeconds: number;
+  // Products mixedSeconds divides or multiplies by, computed once (the same products, so the same quotients): the
+  // module constants are property loads of `exports` in the compiled library, which the JIT does not fold.
+  private readonly linearRate: number;
+  private readonly attentionRate: number;
+  private readonly flopsPerPair: number;
+  private readonly overhead = ITERATION_OVERHEAD_SECONDS;
   /** the components of the last mixedSeconds call (scratch: read right after the call) */
   readonly parts: Omit<StepBreakdown, "seconds"> = { linear: 0, prefillAttention: 0, decodeAttention: 0, allReduce: 0, overhead: 0 };
 
@@ -82,6 +88,9 @@ export class StepModel {
     this.bandwidth = this.gpu.memoryBandwidthBytesPerSec * MEMORY_EFFICIENCY * tp;
     this.kvBytes = kvBytesPerToken(m);
     this.weightReadSeconds = weightBytes(m) / this.bandwidth;
+    this.linearRate = this.flops * LINEAR_COMPUTE_EFFICIENCY;
+    this.attentionRate = this.flops * ATTENTION_COMPUTE_EFFICIENCY;
+    this.flopsPerPair = 4 * (m.heads * m.headDim * m.layers);
   }
 
   /** Seconds for one request's prefill of `newTokens` on top of `cachedTokens` already in KV. */
@@ -141,37 +150,67 @@ export class StepModel {
   /** Seconds of the iteration `mixed` describes, without allocating (the cluster simulator's hot path); the
    * components are left in `this.parts` until the next call. */
   mixedSeconds(prefillTokens: number, attendedPairs: number, cachedTokensRead: number, decodeRequests: number, decodeContextTokens: number, prefillRequests = prefillTokens > 0 ? 1 : 0): number {
-    const m = this.model;
-    const c = this.parts;
+    // Kept small enough for the JIT to inline into the engine's step (a call that is not inlined returns its number
+    // boxed: one allocation per iteration); the rare parts (tensor parallelism, an empty step) are calls.
     const tokens = prefillTokens + decodeRequests;
-    if (tokens === 0) {
-      c.linear = c.prefillAttention = c.decodeAttention = c.allReduce = c.overhead = 0;
-      return 0;
-    }
+    if (tokens === 0) return this.emptyStep();
     // Logits are needed for the last prefill token of each request and for every decoding request.
     const logitTokens = prefillRequests + decodeRequests;
-    const linearFlops = 2 * this.layerParams * tokens + 2 * this.lmHeadParams * logitTokens;
-    const linear = Math.max(linearFlops / (this.flops * LINEAR_COMPUTE_EFFICIENCY), this.weightReadSeconds);
-    const attentionWidth = m.heads * m.headDim * m.layers;
-    const prefillAttentionFlops = 4 * attentionWidth * attendedPairs;
-    const prefillAttentionBytes = (cachedTokensRead + prefillTokens) * this.kvBytes;
-    const prefillAttention = prefillTokens > 0 ? Math.max(prefillAttentionFlops / (this.flops * ATTENTION_COMPUTE_EFFICIENCY), prefillAttentionBytes / this.bandwidth) : 0;
-    const decodeAttentionFlops = 4 * attentionWidth * (decodeContextTokens + decodeRequests);
-    const decodeAttentionBytes = (decodeContextTokens + decodeRequests) * this.kvBytes;
-    const decodeAttention = decodeRequests > 0 ? Math.max(decodeAttentionFlops / (this.flops * ATTENTION_COMPUTE_EFFICIENCY), decodeAttentionBytes / this.bandwidth) : 0;
-    let allReduce = 0;
-    if (this.tp > 1) {
-      const bytes = tokens * m.hidden * m.bytesPerParameter;
-      const perAllReduce = (2 * (this.tp - 1) * bytes) / this.tp / this.gpu.interconnectBytesPerSec + ALLREDUCE_LATENCY_SECONDS;
-      allReduce = 2 * m.layers * perAllReduce;
-    }
-    const overhead = ITERATION_OVERHEAD_SECONDS;
+    const linear = Math.max((2 * this.layerParams * tokens + 2 * this.lmHeadParams * logitTokens) / this.linearRate, this.weightReadSeconds);
+    // 4 × (heads · headDim · layers) × pairs: (4 × width) first, as written before the product was kept
+    const prefillAttention = prefillTokens > 0 ? Math.max((this.flopsPerPair * attendedPairs) / this.attentionRate, ((cachedTokensRead + prefillTokens) * this.kvBytes) / this.bandwidth) : 0;
+    const attended = decodeContextTokens + decodeRequests;
+    const decodeAttention = decodeRequests > 0 ? Math.max((this.flopsPerPair * attended) / this.attentionRate, (attended * this.kvBytes) / this.bandwidth) : 0;
+    const allReduce = this.tp > 1 ? this.allReduceSeconds(tokens) : 0;
+    const c = this.parts;
     c.linear = linear;
     c.prefillAttention = prefillAttention;
     c.decodeAttention = decodeAttention;
     c.allReduce = allReduce;
-    c.overhead = overhead;
-    return linear + prefillAttention + decodeAttention + allReduce + overhead;
+    c.overhead = this.overhead;
+    return linear + prefillAttention + decodeAttention + allReduce + this.overhead;
+  }
+
+  private emptyStep(): number {
+    const c = this.parts;
+    c.linear = c.prefillAttention = c.decodeAttention = c.allReduce = c.overhead = 0;
+    return 0;
+  }
+
+  /** Two all-reduces per layer of `tokens` activations (tensor parallelism). */
+  private allReduceSeconds(tokens: number): number {
+    const m = this.model;
+    const bytes = tokens * m.hidden * m.bytesPerParameter;
+    const perAllReduce = (2 * (this.tp - 1) * bytes) / this.tp / this.gpu.interconnectBytesPerSec + ALLREDUCE_LATENCY_SECONDS;
+    return 2 * m.layers * perAllReduce;
+  }
+
+  /** `t` plus the seconds of a lone request's decode steps with contexts promptTokens + 1 … promptTokens +
+   * outputTokens − 1, added one step at a time in that order: exactly `t += mixedSeconds(0, 0, 0, 1, promptTokens
+   * + k, 0)` for k = 1 … outputTokens − 1 (the same operations on the same numbers), without a call per token
+   * (metrics.ts's aloneLatency, once per request and output token). */
+  addLoneDecodeSeconds(t: number, promptTokens: number, outputTokens: number): number {
+    if (outputTokens <= 1) return t;
+    const m = this.model;
+    const linearFlops = 2 * this.layerParams * 1 + 2 * this.lmHeadParams * 1;
+    const linear = Math.max(linearFlops / this.linearRate, this.weightReadSeconds);
+    const flopsPerPair = this.flopsPerPair;
+    const attentionRate = this.attentionRate;
+    const kvBytes = this.kvBytes;
+    const bandwidth = this.bandwidth;
+    let allReduce = 0;
+    if (this.tp > 1) {
+      const bytes = 1 * m.hidden * m.bytesPerParameter;
+      const perAllReduce = (2 * (this.tp - 1) * bytes) / this.tp / this.gpu.interconnectBytesPerSec + ALLREDUCE_LATENCY_SECONDS;
+      allReduce = 2 * m.layers * perAllReduce;
+    }
+    const overhead = ITERATION_OVERHEAD_SECONDS;
+    for (let k = 1; k < outputTokens; k++) {
+      const attended = promptTokens + k + 1;
+      const decodeAttention = Math.max((flopsPerPair * attended) / attentionRate, (attended * kvBytes) / bandwidth);
+      t += linear + 0 + decodeAttention + allReduce + overhead;
+    }
+    return t;
   }
 
   /** Seconds per output token of a request decoding alone with the given context (Preble's decode estimate). */

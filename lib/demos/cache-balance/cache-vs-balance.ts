@@ -5,13 +5,13 @@
 import { displayName } from "../../core/glossary";
 import type { Row } from "../../core/table";
 import { kvCapacityTokens } from "../../hardware/step-model";
-import { generateWorkload } from "../../cluster/workloads";
+import { generateWorkload, Workload } from "../../cluster/workloads";
 import { defineDemo, DemoContext } from "../registry";
 import { CLUSTER_COLUMNS, policyColumn } from "../columns";
 import { Claim, f, need, needParam, needRows } from "../claims";
 import {
   checkRouterChoices, checkDistinctNames, choiceName, RouterChoice, checkReplicas, checkWorkloadSetting, LOAD_ONLY_POLICIES, meanOverSeeds, names, OVERLOAD_NOTE, perSeed, routerChoicesDoc,
-  runSection2, SECTION2_GPU, SECTION2_MODEL, SEED_DOCS, seedList, seedsPhrase, warmupNote, WORKLOADS_DOCS, zipSeeds, meanText, seedsAgreeingAll, section2Defaults, workloadsIn, mean,
+  runSection2, runSection2Many, SECTION2_GPU, SECTION2_MODEL, SEED_DOCS, seedList, seedsPhrase, warmupNote, WORKLOADS_DOCS, zipSeeds, meanText, seedsAgreeingAll, section2Defaults, workloadsIn, mean,
 } from "./section2";
 import { totalCache, cacheContents } from "./total-cache";
 import { thresholdSweep } from "./threshold";
@@ -160,13 +160,19 @@ export const loadVsCache = defineDemo({
     const seeds = seedList(p);
     const rows: Row[] = [];
     const overloaded: string[] = [];
+    // Registered routers (names): every (workload, seed, router) run at once over the worker threads, read back below
+    // in the same order. Routers written in a cell run here, one after another, as before (their state may carry).
+    const byName = choices.every((c) => typeof c === "string");
+    const jobs = byName ? setting.flatMap(({ workload, rate, requestCount }) => seeds.flatMap((seed) => (choices as string[]).map((router) => ({ workload, rate, requestCount, replicas, router, seed })))) : [];
+    const results = byName ? runSection2Many(jobs, "02.1", ctx.progress) : null;
+    let next = 0;
     for (const { workload, rate, requestCount } of setting) {
       const perPolicy = choices.map((): Row[] => []);
       for (const seed of seeds) {
-        const w = generateWorkload(workload, { rate, seed, requestCount });
+        const w = results ? null : generateWorkload(workload, { rate, seed, requestCount });
         choices.forEach((choice, k) => {
-          ctx.progress?.(`02.1：${displayName(workload)}，${displayName(labels[k])}，种子 ${seed}`);
-          const res = runSection2(w, replicas, choice, seed);
+          if (!results) ctx.progress?.(`02.1：${displayName(workload)}，${displayName(labels[k])}，种子 ${seed}`);
+          const res = results ? results[next++] : runSection2(w as Workload, replicas, choice, seed);
           labels[k] = choiceName(choice, res.routerName);
           perPolicy[k].push({ ...res.metrics, overloaded: res.metrics.overloaded } as unknown as Row);
         });

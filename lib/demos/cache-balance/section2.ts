@@ -4,7 +4,8 @@
 import { checkEachOneOf, checkInteger, checkNonEmpty, checkNumber, checkOneOf, ParameterError } from "../../core/errors";
 import { displayName } from "../../core/glossary";
 import type { Cell, Row, Table } from "../../core/table";
-import { ClusterResult, simulateCluster } from "../../cluster/simulate";
+import { ClusterOptions, ClusterResult, simulateCluster } from "../../cluster/simulate";
+import { RunSummary, simulateMany } from "../../cluster/sweep";
 import { Router, RouterFactory, routerNames, RouterSpec } from "../../cluster/routers";
 import { WORKLOAD_NAMES, Workload } from "../../cluster/workloads";
 import { cannotJudge, needRow } from "../claims";
@@ -43,6 +44,31 @@ export const workloadsIn = (t: Table): string[] => [...new Set(t.rows.map((r) =>
 /** One cluster run in the §2 setting. */
 export function runSection2(w: Workload, replicas: number, router: RouterSpec, seed: number, extra: Record<string, unknown> = {}): ClusterResult {
   return simulateCluster({ workload: w, replicas, router, seed, model: SECTION2_MODEL, gpu: SECTION2_GPU, oracle: true, ...extra });
+}
+
+/** A §2 run named by plain data, so that it can go to a worker thread. */
+export interface Section2Job {
+  workload: string;
+  rate: number;
+  requestCount: number;
+  replicas: number;
+  router: string;
+  seed: number;
+  routerOptions?: Record<string, unknown>;
+}
+
+/** runSection2's options with the workload given by name: the thread that runs it generates the same requests as
+ * generateWorkload(workload, { rate, seed, requestCount }) in the caller (a pure function of those). */
+export function section2Options(j: Section2Job): ClusterOptions {
+  const o: ClusterOptions = { workload: j.workload, rate: j.rate, requestCount: j.requestCount, replicas: j.replicas, router: j.router, seed: j.seed, model: SECTION2_MODEL, gpu: SECTION2_GPU, oracle: true };
+  if (j.routerOptions) o.routerOptions = j.routerOptions;
+  return o;
+}
+
+/** Several §2 runs at once over the worker threads (simulateMany: the summaries, in order, identical to running
+ * them one after another), with a progress line "<demo>：已完成 k/n 次模拟". */
+export function runSection2Many(jobs: readonly Section2Job[], demo: string, progress?: (message: string) => void): RunSummary[] {
+  return simulateMany(jobs.map(section2Options), progress ? (done, total) => progress(`${demo}：已完成 ${done}/${total} 次模拟`) : undefined);
 }
 
 // ---- parameters ----

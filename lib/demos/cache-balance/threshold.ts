@@ -4,12 +4,11 @@
 import { checkNonEmpty, checkNumber } from "../../core/errors";
 import { displayName } from "../../core/glossary";
 import type { Row, Table } from "../../core/table";
-import { generateWorkload } from "../../cluster/workloads";
 import { defineDemo, DemoContext } from "../registry";
 import { CLUSTER_COLUMNS } from "../columns";
 import { Claim, f, need, needParam, pct, times } from "../claims";
 import {
-  agreeing, checkReplicas, mean, checkWorkloadSetting, meanOverSeeds, meanText, perSeed, runSection2, section2Defaults, SEED_DOCS, seedList, seedsAgreeingAll,
+  agreeing, checkReplicas, mean, checkWorkloadSetting, meanOverSeeds, meanText, perSeed, runSection2Many, section2Defaults, SEED_DOCS, seedList, seedsAgreeingAll,
   seedsPhrase, warmupNote, WORKLOADS_DOCS, workloadsIn, zipSeeds,
 } from "./section2";
 
@@ -142,15 +141,17 @@ export const thresholdSweep = defineDemo({
     const rows: Row[] = [];
     const herding: string[] = [];
     const overloaded: string[] = [];
-    for (const { workload, rate, requestCount } of setting) {
+    // Every (workload, seed, θ) run at once over the worker threads, then read back in the same order.
+    const jobs = setting.flatMap(({ workload, rate, requestCount }) => seeds.flatMap((seed) => thresholds.map((threshold) => ({ workload, rate, requestCount, replicas, router: "thresholdAffinity", seed, routerOptions: { threshold } }))));
+    const results = runSection2Many(jobs, "02.3", ctx.progress);
+    let next = 0;
+    for (const { workload, requestCount } of setting) {
       const perTheta = thresholds.map(() => [] as Row[]);
-      for (const seed of seeds) {
-        const w = generateWorkload(workload, { rate, seed, requestCount });
-        thresholds.forEach((threshold, k) => {
-          ctx.progress?.(`02.3：${displayName(workload)}，θ = ${threshold}，种子 ${seed}`);
-          const res = runSection2(w, replicas, "thresholdAffinity", seed, { routerOptions: { threshold } });
+      for (let s = 0; s < seeds.length; s++) {
+        thresholds.forEach((_threshold, k) => {
+          const res = results[next++];
           const load = (res.routerStats.load as number | undefined) ?? 0;
-          perTheta[k].push({ ...res.metrics, loadShare: load / w.requests.length } as unknown as Row);
+          perTheta[k].push({ ...res.metrics, loadShare: load / requestCount } as unknown as Row);
         });
       }
       thresholds.forEach((threshold, k) => {

@@ -10,7 +10,7 @@ import { CLUSTER_COLUMNS, policyColumn } from "../columns";
 import { Claim, f, need, needParam, needRows, pct, spread, times } from "../claims";
 import { kvCapacityTokens } from "../../hardware/step-model";
 import {
-  agreeing, checkPolicies, checkReplicas, meanOverSeeds, meanText, names, perSeed, policiesDoc, runSection2, SECTION2_GPU, SECTION2_MODEL, SEED_DOCS, seedList,
+  agreeing, checkPolicies, checkReplicas, meanOverSeeds, meanText, names, perSeed, policiesDoc, runSection2, runSection2Many, SECTION2_GPU, SECTION2_MODEL, SEED_DOCS, seedList,
   seedsPhrase, warmupNote, zipSeeds,
 } from "./section2";
 
@@ -125,14 +125,17 @@ export const totalCache = defineDemo({
     const seeds = seedList(p);
     const rows: Row[] = [];
     let itemTokens = NaN;
+    // Every (size, seed, policy) run at once over the worker threads, then read back in the same order.
+    const jobs = sizes.flatMap((n) => seeds.flatMap((seed) => policies.map((router) => ({ workload, rate: rate * n, requestCount: Math.round(perReplica * n), replicas: n, router, seed }))));
+    const results = runSection2Many(jobs, "02.2", ctx.progress);
+    let next = 0;
     for (const n of sizes) {
       const runs = new Map<string, Row[]>(policies.map((q) => [q, []]));
       for (const seed of seeds) {
         const w = generateWorkload(workload, { rate: rate * n, seed, requestCount: Math.round(perReplica * n) });
         itemTokens = w.params.itemTokensMean ?? NaN;
         for (const policy of policies) {
-          ctx.progress?.(`02.2：${n} 个副本，${displayName(policy)}，种子 ${seed}`);
-          const m = runSection2(w, n, policy, seed).metrics;
+          const m = results[next++].metrics;
           (runs.get(policy) as Row[]).push({ ...m, distinctDocs: m.distinctCachedTokens / itemTokens } as unknown as Row);
         }
       }

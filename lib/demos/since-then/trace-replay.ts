@@ -2,20 +2,19 @@
 // replayed on N replicas of the lecture's paper GPU through every registered router, time-scaled to a target load,
 // and each router's hit rate is set against what an infinite cache would hit on the same requests.
 import { checkInteger, checkNonEmpty, checkNumber, checkOneOf, ParameterError } from "../../core/errors";
-import { displayName } from "../../core/glossary";
 import type { Column, Row } from "../../core/table";
-import { CLUSTER_CONFIGURATIONS, configurationOptions } from "../../cluster/preble/configs";
 import "../../cluster/routers-production/index";
-import { routerNames } from "../../cluster/routers";
-import { aloneLatency, ClusterOptions, simulateCluster } from "../../cluster/simulate";
-import type { ClusterRequest } from "../../cluster/workloads";
+import { aloneLatency } from "../../cluster/simulate";
 import { GPU_IDS, resolveGpu, resolveModel } from "../../hardware/specs";
 import { kvCapacityTokens, StepModel } from "../../hardware/step-model";
 import { blockReuse, infiniteCacheHitRate, lruTokenHitRate } from "../../traces/block-stats";
 import { BlockTrace } from "../../traces/mooncake";
-import { blockTraceRequests, loadMooncakeConversation, mooncakeSummary, traceWindow, TraceWindow } from "../../traces/mooncake-conversation";
+import { loadMooncakeConversation, mooncakeSummary, traceWindow, TraceWindow } from "../../traces/mooncake-conversation";
 import { defineDemo, DemoContext } from "../registry";
+import { policyOptions, replayPolicies, replayRuns } from "./replay-runs";
 import { TRACE_REPLAY_CLAIMS } from "./trace-replay-claims";
+
+export { replayPolicies } from "./replay-runs";
 
 /** The lecture's paper GPU: every replica is one A6000 running Mistral-7B (Preble's set-up). */
 export const REPLAY_MODEL = "MISTRAL_7B";
@@ -23,21 +22,7 @@ export const REPLAY_MODEL = "MISTRAL_7B";
 /** Routers that look only at load (everything else in the table uses the prefix cache in some way). */
 export const REPLAY_LOAD_ONLY = ["random", "roundRobin", "leastLoad", "powerOfTwo", "baseline"];
 
-/** Every registered router, Preble's global scheduler as E2 alone (configuration "e2": no rebalancing, autoscaling
- * or pairing, FCFS replicas) so that it differs from the others only in routing. */
-export function replayPolicies(): string[] {
-  return routerNames().map((r) => (r === "preble" ? "e2" : r));
-}
-
 const WARMUP = 0.2;
-
-/** Router and local policy for a policy name: a named configuration (baseline, e2, e2+rebalance, preble …) or a
- * registered router on FCFS replicas. */
-function policyOptions(policy: string): Pick<ClusterOptions, "router" | "routerOptions" | "localPolicy"> {
-  if (policy in CLUSTER_CONFIGURATIONS) return configurationOptions(policy);
-  if (routerNames().includes(policy)) return { router: policy, routerOptions: {}, localPolicy: "fcfs" };
-  throw new ParameterError("policies", `没有路由器或配置 ${JSON.stringify(policy)}；可选：${[...replayPolicies(), ...Object.keys(CLUSTER_CONFIGURATIONS).filter((c) => !replayPolicies().includes(c))].map((n) => JSON.stringify(n)).join("、")}`);
-}
 
 /** What the window asks of one replica: mean prefill seconds of a prompt from scratch, and its arrival rate. */
 export function windowDemand(trace: BlockTrace, w: TraceWindow, step: StepModel, chunk: number): { prefillSeconds: number; rate: number } {
@@ -121,15 +106,17 @@ export const traceReplay = defineDemo<typeof DEFAULTS>({
 
     const rows: Row[] = [];
     const scales: string[] = [];
-    for (const load of loads) {
-      const rate = (load * replicas) / demand.prefillSeconds;
+    const rates = loads.map((load) => (load * replicas) / demand.prefillSeconds);
+    // Every (load, router) replay at once over the worker threads (replay-runs.ts), then rows in the same order.
+    const jobs = loads.flatMap((_load, k) => policies.map((policy) => ({ fromMinute: p.fromMinute, minutes: p.minutes, timeScale: demand.rate / rates[k], replicas, seed: p.seed, model: REPLAY_MODEL, gpu: gpuId, warmup: WARMUP, policy })));
+    const results = replayRuns(jobs, context.progress);
+    let next = 0;
+    for (const [k, load] of loads.entries()) {
+      const rate = rates[k];
       const timeScale = demand.rate / rate;
       scales.push(`负载 ${load}：${rate.toFixed(2)} 请求/秒，到达时刻 ×${timeScale.toFixed(2)}`);
-      const requests = blockTraceRequests(trace, window, timeScale) as ClusterRequest[];
       for (const policy of policies) {
-        context.progress?.(`06.4：负载 ${load}，${displayName(policy)}`);
-        const res = simulateCluster({ requests, replicas, seed: p.seed, model, gpu, replicationSamples: 0, warmup: WARMUP, ...policyOptions(policy) });
-        const m = res.metrics;
+        const m = results[next++];
         rows.push({
           load,
           rate,

@@ -1,0 +1,135 @@
+// The engine's fast paths (issue 27) against the plain computations they replace: the event queue's order, a lone
+// request's decode steps summed without a call per token, the radix node's hash index of children, and the union
+// of several caches (the replication snapshots) bucketed by segment.
+import { describe, expect, it } from "vitest";
+import { EventQueue } from "../lib/core/heap";
+import { rng } from "../lib/core/rng";
+import { GPUS, MODELS } from "../lib/hardware/specs";
+import { StepModel } from "../lib/hardware/step-model";
+import { KeyCounter } from "../lib/cluster/bucketing";
+import { RadixNode, RadixTree } from "../lib/cluster/radix-tree";
+import { unionOf } from "../lib/cluster/timeline";
+
+describe("EventQueue", () => {
+  it("pops by time, equal times in push order, with pushes and pops interleaved", () => {
+    const r = rng("heap");
+    const q = new EventQueue<number>();
+    const ref: Array<{ time: number; seq: number }> = [];
+    const got: number[] = [];
+    const want: number[] = [];
+    let seq = 0;
+    for (let step = 0; step < 5000; step++) {
+      if (r.uniform() < 0.55 || ref.length === 0) {
+        const time = Math.floor(r.uniform() * 50); // many equal times
+        q.push(time, seq);
+        ref.push({ time, seq: seq++ });
+      } else {
+        ref.sort((a, b) => a.time - b.time || a.seq - b.seq);
+        const e = ref.shift() as { time: number; seq: number };
+        want.push(e.seq);
+        expect(q.peekTime()).toBe(e.time);
+        got.push(q.popItem() as number);
+        expect(q.lastTime).toBe(e.time);
+      }
+      expect(q.size).toBe(ref.length);
+    }
+    expect(got).toEqual(want);
+    const last = q.pop();
+    if (last) expect(typeof last.time).toBe("number");
+  });
+});
+
+describe("StepModel.addLoneDecodeSeconds", () => {
+  it("is bit for bit the sum of mixedSeconds(0, 0, 0, 1, prompt + k, 0), k = 1 … output − 1, in that order", () => {
+    for (const model of Object.keys(MODELS)) {
+      for (const gpu of Object.keys(GPUS)) {
+        for (const tp of [1, 2, 4]) {
+          let step: StepModel;
+          try {
+            step = new StepModel(model, gpu, { tp });
+          } catch {
+            continue; // a model that does not fit that GPU at this tp
+          }
+          for (const [start, prompt, output] of [[0, 1, 1], [0.123, 100, 2], [1.5, 3000, 257], [0, 32000, 40]]) {
+            let t = start;
+            for (let k = 1; k < output; k++) t += step.mixedSeconds(0, 0, 0, 1, prompt + k, 0);
+            expect(step.addLoneDecodeSeconds(start, prompt, output), `${model} ${gpu} tp ${tp}`).toBe(t);
+          }
+        }
+      }
+    }
+  });
+});
+
+describe("RadixNode's hash index of children", () => {
+  it("finds exactly the children present, in insertion order, through many adds and removes", () => {
+    const r = rng("kids");
+    const parent = new RadixNode<unknown>(-1, 0, null, 0, 0, 0);
+    const present = new Map<number, RadixNode<unknown>>();
+    const order: number[] = [];
+    for (let step = 0; step < 20000; step++) {
+      // ids from a wide range with collisions mod powers of two (multiples of 1024), and a few non-integers
+      const id = r.uniform() < 0.1 ? 1024 * Math.floor(r.uniform() * 40) : r.uniform() < 0.02 ? 0.5 + Math.floor(r.uniform() * 5) : Math.floor(r.uniform() * 400);
+      const have = present.get(id);
+      if (have === undefined && (present.size < 300 || r.uniform() < 0.3)) {
+        const c = new RadixNode<unknown>(id, 1, parent, 0, 1, 0);
+        parent.addChild(c);
+        present.set(id, c);
+        order.push(id);
+      } else if (have !== undefined) {
+        parent.removeChild(have);
+        present.delete(id);
+        order.splice(order.indexOf(id), 1);
+      }
+      if (step % 97 === 0) {
+        for (let probe = -3; probe < 420; probe++) expect(parent.child(probe)).toBe(present.get(probe));
+        for (const id of present.keys()) expect(parent.child(id)).toBe(present.get(id));
+        expect(parent.childNodes().map((c) => c.segment)).toEqual(order);
+      }
+    }
+    expect(parent.childCount).toBe(present.size);
+  });
+});
+
+describe("unionOf", () => {
+  /** The plain definition: over every distinct path, the most any cache holds of its last segment. */
+  function bruteForce(trees: RadixTree[], keys: Set<number>): { distinct: number; keys: number } {
+    const most = new Map<string, number>();
+    const full = new Set<number>();
+    for (const t of trees) {
+      t.walk((n) => {
+        const path = t.pathOf(n).join("/");
+        most.set(path, Math.max(most.get(path) ?? 0, n.held));
+        if (n.held === n.tokens && keys.has(n.segment)) full.add(n.segment);
+      });
+    }
+    let distinct = 0;
+    for (const v of most.values()) distinct += v;
+    return { distinct, keys: full.size };
+  }
+
+  it("equals the plain definition on caches with shared, private, partly evicted and far-apart segments", () => {
+    const r = rng("union");
+    const trees = [0, 1, 2, 3].map(() => new RadixTree());
+    const keys = new Set<number>([1, 2, 3, 5_000_000_000, 7]);
+    for (let i = 0; i < 400; i++) {
+      const t = trees[Math.floor(r.uniform() * trees.length)];
+      const system = Math.floor(r.uniform() * 3);
+      const doc = r.uniform() < 0.05 ? 5_000_000_000 : 1 + Math.floor(r.uniform() * 8);
+      const own = 100 + i;
+      const segs = [{ id: system + 10_000, tokens: 50 }, { id: doc, tokens: 200 + doc % 7 }, { id: own, tokens: 1 + Math.floor(r.uniform() * 90) }];
+      const leaf = t.insert(segs, r.uniform() < 0.3 ? 2 : 3, i);
+      t.lock(leaf);
+      t.unlock(leaf);
+      if (r.uniform() < 0.1) t.evict(Math.floor(r.uniform() * 400));
+    }
+    expect(unionOf(trees, keys)).toEqual(bruteForce(trees, keys));
+    expect(unionOf([trees[2]], keys)).toEqual(bruteForce([trees[2]], keys));
+  });
+
+  it("KeyCounter counts each key once, ignores other ids, and handles ids beyond its arrays", () => {
+    const k = new KeyCounter(new Set([2, 9, -4, 2 ** 40]));
+    for (const id of [2, 3, 2, 9, 100, -4, -4, 2 ** 40, 2 ** 41, 0.5]) k.add(id);
+    expect(k.count).toBe(4);
+  });
+});
