@@ -196,6 +196,18 @@ describe("judge helpers", () => {
     expect(c.ourStatement).toBe(true);
     expect(claimsMarkdown({ ...t, claims: [c] })).toContain("我们的说法（我们补充的说法，不是讲义的结论）");
   });
+  it("only: just the named claims, in the table's order; an id the table lacks is a parameter error", () => {
+    const a = evaluateClaim({ id: "a", says: "说甲", judge: () => ({ holds: true, ours: "x" }) }, t, {});
+    const b = evaluateClaim({ id: "b", says: "说乙", judge: () => ({ holds: true, ours: "y" }) }, t, {});
+    const c = evaluateClaim({ id: "c", says: "说丙", judge: () => ({ holds: false, ours: "z" }) }, t, {});
+    const md = claimsMarkdown({ ...t, claims: [a, b, c] }, { only: ["c", "a"] });
+    expect(md).toContain("说甲");
+    expect(md).toContain("说丙");
+    expect(md).not.toContain("说乙");
+    expect(md.indexOf("说甲")).toBeLessThan(md.indexOf("说丙"));
+    expect(claimsText({ ...t, claims: [a, b, c] }, { only: ["b"] })).not.toContain("说甲");
+    expect(() => claimsMarkdown({ ...t, claims: [a] }, { only: ["nope"] })).toThrow(ParameterError);
+  });
   it("needRow refuses an ambiguous selector", () => {
     const t2: Table = { ...t, rows: [{ policy: "jsq", mean: 1 }, { policy: "jsq", mean: 2 }] };
     const c = evaluateClaim({ id: "w", says: "说", judge: (tb) => ({ holds: Boolean(needRow(tb, { policy: "jsq" })), ours: "" }) }, t2, {});

@@ -1,6 +1,7 @@
 // Renders a demo's judged claims: one short paragraph a claim, the verdict first, our figures beside the lecture's.
 // The verdict is a word in a coloured badge drawn by the page (badge.ts), plain words on a terminal.
 import type { ClaimResult, Table, Verdict } from "../core/table";
+import { ParameterError } from "../core/errors";
 import { displayMarkdown } from "./display";
 import { badgeHtml, type BadgeLook } from "./badge";
 
@@ -37,6 +38,17 @@ export interface ClaimRenderOptions {
   readings?: "all" | "line";
   /** "line" mode: the notebook "（见附录）" links to (default: §3's appendix); "" = no link */
   appendix?: string;
+  /** Only these claims (by id, in the table's order); an id the table does not have is an error */
+  only?: readonly string[];
+}
+
+/** The table's claims, or only those named in `o.only`. */
+function selectedClaims(table: Table, o: ClaimRenderOptions): ClaimResult[] {
+  const list = table.claims ?? [];
+  if (!o.only) return list;
+  const missing = o.only.filter((id) => !list.some((c) => c.id === id));
+  if (missing.length > 0) throw new ParameterError("only", `表里没有结论 ${missing.join("、")}；可选：${list.map((c) => c.id).join("、")}`);
+  return list.filter((c) => o.only!.includes(c.id));
 }
 
 /** §3's appendix: the released code's readings (notebooks/10-…). */
@@ -72,15 +84,15 @@ function otherReadingLine(c: ClaimResult, o: ClaimRenderOptions): string[] {
 /** The claims of a table as markdown (empty when it has none); `besideTable`: the table is printed just above
  * (report()), so the heading points at it; alone (claims()), it names the run instead. */
 export function claimsMarkdown(table: Table, o: { besideTable?: boolean } & ClaimRenderOptions = {}): string {
-  const list = table.claims ?? [];
+  const list = selectedClaims(table, o);
   if (list.length === 0) return "";
   const source = o.besideTable ? `${table.id ? `演示 ${table.id}，` : ""}由上表的数字判断` : `按${table.id ? `演示 ${table.id} ` : ""}这次运行的数字判断，表格没有显示`;
   return [`**结论核对**（${source}）`, "", ...list.map((c) => claimMarkdown(c, o))].join("\n");
 }
 
 /** Plain text for terminals (the CLI). */
-export function claimsText(table: Table): string {
-  const list = table.claims ?? [];
+export function claimsText(table: Table, o: Pick<ClaimRenderOptions, "only"> = {}): string {
+  const list = selectedClaims(table, o);
   if (list.length === 0) return "";
   const lines = ["结论核对："];
   for (const c of list) {
@@ -99,8 +111,8 @@ export function claimsText(table: Table): string {
   return lines.join("\n");
 }
 
-/** Renders the claims of a demo's table in the notebook (stdout elsewhere). */
+/** Renders the claims of a demo's table in the notebook (stdout elsewhere); `{ only: [id, …] }` shows just those. */
 export function claims(table: Table, o: ClaimRenderOptions = {}): void {
   const text = claimsMarkdown(table, o);
-  if (text) displayMarkdown(text, claimsText(table));
+  if (text) displayMarkdown(text, claimsText(table, o));
 }

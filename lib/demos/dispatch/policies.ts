@@ -282,7 +282,7 @@ export const policiesDemo = defineDemo({
         return {
           holds: heavyGain < expGain / 2,
           ours: `轮转比随机快：指数分布 ${pct(expGain)}，重尾 ${pct(heavyGain)}`,
-          remark: "排队主要来自少数超大请求挡在前面，到达得再整齐也无济于事",
+          remark: "排队主要来自少数超大请求挡在前面，到达得再整齐也帮不了多少",
           seeds: seedsAgreeing(rr.map((x, k) => 1 - x / r[k]), (g) => g < expGain / 2),
           why: `重尾时轮转仍快 ${pct(heavyGain)}，不比指数分布时的 ${pct(expGain)} 的一半小`,
         };
