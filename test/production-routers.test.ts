@@ -502,6 +502,21 @@ describe("demos 06.x (small)", () => {
     expect(t.claims?.find((c) => c.id === "cap-not-needed")?.verdict).toBe("unjudged");
     expect(() => runDemo("06.3", { longDecodeShare: 1 })).toThrow(/参数 longDecodeShare/);
   });
+
+  it("06.3: a tree cap that never evicted makes cap-not-needed unjudged, saying so; one that did is compared", () => {
+    const small = { requestCount: 300, longDecodeOutputTokens: 300, eventDelays: [0.1], seeds: [1], policies: ["sglangRouterSmallestTree"] };
+    // 10^9 tokens: 300 requests never fill it, so the "finite" cap never acts
+    const idle = runDemo("06.3", { ...small, treeCapTokens: [1e9, 2e9] });
+    expect(idle.rows.map((r) => r.treeEvictions)).toEqual([0, 0]);
+    const c = idle.claims?.find((x) => x.id === "cap-not-needed");
+    expect(c?.verdict).toBe("unjudged");
+    expect(c?.why).toMatch(/^树的上限在这次运行里没有起作用：上限 1,000,000,000 token 时近似树一次也没淘汰/);
+    // 500 tokens over a run longer than one eviction interval (1,200 requests ≈ 150 s): the tree is pruned, and the
+    // comparison is made
+    const acting = runDemo("06.3", { ...small, requestCount: 1200, treeCapTokens: [500, 2e9] });
+    expect(acting.rows[0].treeEvictions as number).toBeGreaterThan(0);
+    expect(acting.claims?.find((x) => x.id === "cap-not-needed")?.verdict).not.toBe("unjudged");
+  });
 });
 
 describe("06.x at default parameters: every verdict", () => {

@@ -61,6 +61,8 @@ interface RunStats {
   missesToBusiest: number;
   missesByChance: number;
   imbalancedShare: number;
+  /** leaves the approximate tree evicted to stay under its cap (NaN for routers without one) */
+  treeEvictions: number;
   overloaded: boolean;
 }
 
@@ -79,6 +81,7 @@ function runStats(res: ClusterResult, replicas: number): RunStats {
     missesToBusiest: misses > 0 ? (s.missesToBusiest as number) / misses : NaN,
     missesByChance: misses > 0 ? (s.missesToBusiestByChance as number) / misses : NaN,
     imbalancedShare: decisions > 0 ? (s.imbalanced as number) / decisions : NaN,
+    treeEvictions: typeof s.treeEvictions === "number" ? (s.treeEvictions as number) : NaN,
     overloaded: res.metrics.overloaded,
   };
 }
@@ -147,7 +150,15 @@ const claims: Claim<SpiralParams>[] = [
     judge: (t, p) => {
       needParam(p.treeCapTokens.length >= 2, "需要至少两个树的上限（treeCapTokens）才能比较");
       const rows = p.treeCapTokens.map((c) => rowOf(t, "sglangRouterSmallestTree", c, null));
-      return { holds: rows.every(spiralOn), ours: rows.map((r) => `上限 ${(r.treeCapTokens as number).toLocaleString("en-US")} token：${pct(r.missesToBusiest as number)}（随便选一个 ${pct(r.missesByChance as number)}）`).join("；") };
+      // A cap that never evicted anything is no test of "the cap is not needed": say so instead of comparing.
+      const largest = Math.max(...rows.map((r) => r.treeCapTokens as number));
+      const finite = rows.filter((r) => (r.treeCapTokens as number) < largest);
+      const idle = finite.filter((r) => (r.treeEvictions as number) === 0);
+      const unjudged =
+        finite.length > 0 && idle.length === finite.length
+          ? `树的上限在这次运行里没有起作用：${idle.map((r) => `上限 ${(r.treeCapTokens as number).toLocaleString("en-US")} token 时近似树一次也没淘汰`).join("；")}（每 ${SGLANG_ROUTER_DEFAULTS.evictionInterval} 秒剪一次树，这么短的运行里树还没长到上限），两行的差别说明不了上限的作用。把 requestCount 调大、或把上限调小再看`
+          : undefined;
+      return { unjudged, why: unjudged, holds: rows.every(spiralOn), ours: rows.map((r) => `上限 ${(r.treeCapTokens as number).toLocaleString("en-US")} token：${pct(r.missesToBusiest as number)}（随便选一个 ${pct(r.missesByChance as number)}）`).join("；") };
     },
   },
   {
@@ -243,6 +254,7 @@ export const deathSpiral = defineDemo<SpiralParams>({
           missesToBusiest: pick((r) => r.missesToBusiest),
           missesByChance: pick((r) => r.missesByChance),
           imbalancedShare: pick((r) => r.imbalancedShare),
+          treeEvictions: pick((r) => r.treeEvictions),
           vsToday: ratios.length ? avg(ratios) : NaN,
           vsTodayLow: ratios.length ? Math.min(...ratios) : NaN,
           vsTodayHigh: ratios.length ? Math.max(...ratios) : NaN,
@@ -265,6 +277,7 @@ export const deathSpiral = defineDemo<SpiralParams>({
         { key: "missesToBusiest", label: "未命中落到最忙者", format: "percent0" },
         { key: "missesByChance", label: "随便选一个会落到", format: "percent0" },
         { key: "imbalancedShare", label: "判为不均衡的决定", format: "percent0" },
+        { key: "treeEvictions", label: "近似树为守上限淘汰的叶子（种子平均）", unit: "个", format: "fixed1" },
         { key: "vsToday", label: "长 decode 延迟 ÷ 今天的版本", format: "fixed2" },
         { key: "vsTodayLow", label: "种子最小", format: "fixed2" },
         { key: "vsTodayHigh", label: "种子最大", format: "fixed2" },
