@@ -4,6 +4,9 @@ import { describe, expect, it } from "vitest";
 import { ParameterError } from "../lib/core/errors";
 import { rng } from "../lib/core/rng";
 import { runDemo } from "../lib/demos/index";
+import { evaluateClaim } from "../lib/demos/claims";
+import { gapRangeText, signalWorth } from "../lib/demos/three-levels/model-routing";
+import type { Table } from "../lib/core/table";
 import {
   cascade,
   cascadeCurve,
@@ -237,7 +240,8 @@ describe("demos 05.1 and 05.2: claims and the reading surface", () => {
   const verdicts = (id: string, p: Record<string, unknown> = {}) => Object.fromEntries((runDemo(id, p).claims ?? []).map((c) => [c.id, c.verdict]));
   it("every verdict at defaults", () => {
     expect(verdicts("05.1")).toEqual({ ladder: "holds", "cascade-good-scorer": "holds", "cascade-exceeds": "holds", "bad-scorer-expensive": "holds", "router-capped": "holds" });
-    expect(verdicts("05.2")).toEqual({ "cascade-price-rises": "holds", "router-price-rises": "holds", "held-out": "holds" });
+    // held-out fails at the defaults: the router's thresholds, picked on the training set within 1 point, miss it on the test set
+    expect(verdicts("05.2")).toEqual({ "cascade-price-rises": "holds", "router-price-rises": "holds", "held-out": "fails" });
   });
   it("titles, curve labels and headers are Chinese and follow the parameters", () => {
     const t = runDemo("05.1", { cascade: ["D", "A"], test: 500 });
@@ -248,3 +252,26 @@ describe("demos 05.1 and 05.2: claims and the reading surface", () => {
     expect(runDemo("05.2", { tolerancePoints: 2 }).title).toContain("差 2 个百分点以内");
   });
 });
+
+describe("05.2's held-out claim tests the demo's own tolerance, and gaps above the strongest model read as 高", () => {
+  const heldOut = signalWorth.claims.find((c) => c.id === "held-out") as (typeof signalWorth.claims)[number];
+  const table = (gaps: Array<[string, number]>): Table => ({ title: "t", columns: [], rows: gaps.map(([method, g], i) => ({ method, signalNoise: i, accuracyGapPoints: g })) });
+  it("holds when every row is within tolerancePoints on the test set, fails (with which rows) when one is not", () => {
+    const t = table([["cascade", -1.1], ["cascade", 1.0000000000000009], ["router", 0.4]]);
+    expect(evaluateClaim(heldOut, t, { tolerancePoints: 1 } as never).verdict).toBe("holds");
+    const r = evaluateClaim(heldOut, t, { tolerancePoints: 0.5 } as never);
+    expect(r.verdict).toBe("fails");
+    expect(r.why).toContain("级联 1 / 2 行");
+    expect(r.why).not.toContain("路由器");
+    expect(r.ours).toContain("级联各行比最强模型高 1.1 到低 1.0");
+    expect(r.ours).not.toContain("-");
+  });
+  it("gapRangeText: below, above, straddling, one value", () => {
+    expect(gapRangeText([0.2, 1])).toBe("低 0.2–1.0");
+    expect(gapRangeText([-1.1, 1])).toBe("高 1.1 到低 1.0");
+    expect(gapRangeText([-1.1, -0.3])).toBe("高 0.3–1.1");
+    expect(gapRangeText([-0.5])).toBe("高 0.5");
+    expect(gapRangeText([0, 0])).toBe("低 0.0");
+  });
+});
+

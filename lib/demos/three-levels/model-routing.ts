@@ -207,6 +207,26 @@ export const cascadeVsRouter = defineDemo({
 
 // ---------------------------------------------------------------------------------------------------------------
 
+/** "低 0.2–1.0" / "高 1.1 到低 1.0" / "高 0.3–1.1": a range of accuracy gaps (points below the strongest model;
+ * negative = above it) in words, never "低 -1.1". */
+export function gapRangeText(gaps: number[]): string {
+  const lo = Math.min(...gaps);
+  const hi = Math.max(...gaps);
+  const word = (g: number) => (g <= -0.05 ? `高 ${f(-g, 1)}` : `低 ${f(Math.max(g, 0), 1)}`);
+  if (word(lo) === word(hi)) return word(lo);
+  if (lo > -0.05) return `低 ${f(Math.max(lo, 0), 1)}–${f(hi, 1)}`;
+  if (hi <= -0.05) return `高 ${f(-hi, 1)}–${f(-lo, 1)}`;
+  return `${word(lo)} 到${word(hi)}`;
+}
+
+/** "路由器 6 / 6 行、级联 1 / 7 行": which rows missed the target, by method. */
+function missedText(rows: Row[], missed: Row[]): string {
+  return [["cascade", "级联"], ["router", "路由器"]]
+    .filter(([m]) => missed.some((r) => r.method === m))
+    .map(([m, name]) => `${name} ${missed.filter((r) => r.method === m).length} / ${rows.filter((r) => r.method === m).length} 行`)
+    .join("、");
+}
+
 const FINE_THRESHOLDS: readonly number[] = Array.from({ length: 101 }, (_, i) => i / 100);
 
 export const signalWorth = defineDemo({
@@ -322,12 +342,21 @@ export const signalWorth = defineDemo({
     },
     {
       id: "held-out",
-      says: "阈值在训练集上挑，到测试集上准确率仍接近最强模型（每一行都比它低不到 2 个百分点；阈值不是照着测试集挑的）",
-      judge: (t) => {
+      says: "阈值在训练集上挑（比最强模型低不到 tolerancePoints 个百分点的最便宜的一个），到测试集上仍达到同一个目标：每一行都低不到那么多（阈值不是照着测试集挑的）",
+      judge: (t, p) => {
         needParam(t.rows.length > 0, "没有行");
-        const gaps = t.rows.map((r) => Number(r.accuracyGapPoints));
-        const worst = Math.max(...gaps);
-        return { holds: worst <= 2, ours: `测试集上比最强模型低 ${f(Math.min(...gaps), 1)}–${f(worst, 1)} 个百分点`, why: `测试集上最多比最强模型低 ${f(worst, 1)} 个百分点，超过 2 个：训练集上挑的阈值到测试集上偏了` };
+        const tolerance = Number(p.tolerancePoints);
+        const missed = t.rows.filter((r) => Number(r.accuracyGapPoints) > tolerance + 1e-9);
+        const ours = [["cascade", "级联"], ["router", "路由器"]]
+          .map(([m, name]) => ({ name, gaps: t.rows.filter((r) => r.method === m).map((r) => Number(r.accuracyGapPoints)) }))
+          .filter((x) => x.gaps.length > 0)
+          .map((x) => `${x.name}各行比最强模型${gapRangeText(x.gaps)} 个百分点`)
+          .join("；");
+        return {
+          holds: missed.length === 0,
+          ours: `测试集上：${ours}`,
+          why: `${missedText(t.rows, missed)}在测试集上比最强模型低了不止 ${tolerance} 个百分点：每个噪声水平挑的都是训练集上刚好达到目标的最便宜的阈值，挑中的往往是在训练题上运气偏好的那个，换一批题目就掉下去；要在新题目上也达标，训练时得把目标定得更严。`,
+        };
       },
     },
   ],

@@ -352,11 +352,11 @@ export const informationAndFreshness = defineDemo({
     },
     {
       id: "signal-info",
-      says: "请求 → 模型：信号越准，追上最强模型花的钱越少；信号成了噪声，这一层就退化成全交给最强的模型",
+      says: "请求 → 模型：信号越准，追上最强模型花的钱越少；信号成了噪声，省下的钱所剩无几——路由器最多退回到全交给最强的模型，级联没有这个底线，可能比直接用它还贵",
       judge: (t) => {
         const parts = ["cascade", "router"].map((m) => needRows(t, { rule: m }));
         return {
-          holds: parts.every((rs) => rs.length === 2 && Number(rs[0].value) < Number(rs[1].value)),
+          holds: parts.every((rs) => rs.length === 2 && Number(rs[0].value) < Number(rs[1].value)) && parts[1].every((r) => Number(r.value) <= 1 + 1e-9),
           ours: parts.map((rs) => `${displayName(rs[0].rule)}：${rs.map((r) => `${r.condition} 时 ${pct(Number(r.value))}`).join(" → ")}`).join("；"),
         };
       },
