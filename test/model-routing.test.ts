@@ -254,7 +254,7 @@ describe("demos 05.1 and 05.2: claims and the reading surface", () => {
 });
 
 describe("05.2's held-out claim tests the demo's own tolerance, and gaps above the strongest model read as 高", () => {
-  const heldOut = signalWorth.claims.find((c) => c.id === "held-out") as (typeof signalWorth.claims)[number];
+  const heldOut = (signalWorth.claims ?? []).find((c) => c.id === "held-out") as NonNullable<typeof signalWorth.claims>[number];
   const table = (gaps: Array<[string, number]>): Table => ({ title: "t", columns: [], rows: gaps.map(([method, g], i) => ({ method, signalNoise: i, accuracyGapPoints: g })) });
   it("holds when every row is within tolerancePoints on the test set, fails (with which rows) when one is not", () => {
     const t = table([["cascade", -1.1], ["cascade", 1.0000000000000009], ["router", 0.4]]);
