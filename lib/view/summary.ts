@@ -10,6 +10,25 @@ export interface SectionLink {
   label: string;
   /** the notebook (relative link), e.g. "01-classic-load-balancing.ipynb" */
   href: string;
+  /** the section's heading text exactly as in that notebook (without "## "), e.g. "1.2 五种派发策略 · Five dispatch
+   * policies": the link then reaches that heading, not the top of the notebook */
+  section?: string;
+}
+
+/** The anchor nbconvert gives a markdown heading (spaces → "-", then URL-encoded except ?/:@!$&'()*+,;= and
+ * A–Z a–z 0–9 _ . - ~: Python's quote(…, safe="?/:@!$&'()*+,;=") in nbconvert's add_anchor). The classic notebook
+ * gives the same heading the id with only spaces → "-"; a browser matches the encoded fragment to it after decoding,
+ * so one link reaches the heading in the live notebook and in the handout. */
+export function headingAnchor(heading: string): string {
+  const kept = /^[A-Za-z0-9_.~?/:@!$&'()*+,;=-]$/;
+  return Array.from(heading.replace(/ /g, "-"))
+    .map((ch) => (kept.test(ch) ? ch : encodeURIComponent(ch)))
+    .join("");
+}
+
+/** A section link's target: the notebook, and the heading's anchor when a section is given. */
+export function sectionHref(link: SectionLink): string {
+  return link.section ? `${link.href}#${headingAnchor(link.section)}` : link.href;
 }
 
 /** The claim `id` of a table (a line saying it is missing when the run did not judge it: never throws). */
@@ -31,7 +50,7 @@ export function claimLinesMarkdown(t: Table, ids: readonly string[], link?: Sect
     const c = claimOf(t, id);
     return `- ${typeof c === "string" ? c : claimLine(c)}`;
   });
-  if (link && lines.length > 0) lines[lines.length - 1] += `（详见 [${link.label}](${link.href})）`;
+  if (link && lines.length > 0) lines[lines.length - 1] += `（详见 [${link.label}](${sectionHref(link)})）`;
   return lines.join("\n");
 }
 

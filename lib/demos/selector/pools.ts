@@ -232,7 +232,7 @@ export const llmSelectorPools = defineDemo({
     },
     {
       id: "pitfall-8",
-      says: "误区 8 不成立：LLMSelector 并不总比贪心强——逐次比较（同一个起点），贪心打平或更好的次数不少",
+      says: "LLMSelector 并不总比贪心强——逐次比较（同一个起点），贪心打平或更好的次数不少",
       lecture: "它的优势在贪心会卡住的结构里；在随机模型池上两者相当",
       judge: (t) => {
         const rows = needRows(t, { method: "llmSelector" });

@@ -160,7 +160,7 @@ export const llmSelectorViolations = defineDemo({
     },
     {
       id: "pitfall-7",
-      says: "误区 7 不成立：每个模块都用该技能最强的模型，整个系统不一定最强——最优分配常常刻意混用模型",
+      says: "每个模块都用该技能最强的模型，整个系统不一定最强——最优分配常常刻意混用模型",
       lecture: "模型可能看不出自己的错、多个相同模型会犯同样的错",
       judge: (t) => {
         const parts = (["selfBlindCritic", "debateDiversity"] as const).map((e) => {
