@@ -106,6 +106,30 @@ describe("verdicts at default parameters", () => {
       expect(t.rows.find((r) => r.decile === null)?.decisionsPerSecond).toBeCloseTo(200000, 6);
       expect(verdicts(t)).toEqual({ "not-the-bottleneck": "holds", "flat-per-decision": "holds" });
     });
+    it("the whole row uses the same timings as the tenths: n ÷ the sum of each tenth's fastest time, never below the slowest tenth", () => {
+      // 1,000 requests, two timed runs after a 1-ms-a-tenth warm-up (clock readings 0–19); each tenth reads the clock
+      // twice (start, end), so odd readings end a tenth. Run 1: 1 ms a tenth but a 51 ms stall in tenth 5;
+      // run 2: 2 ms a tenth but a 50 ms stall in tenth 3.
+      const ms = [...Array(10).fill(1), ...[1, 1, 1, 1, 51, 1, 1, 1, 1, 1], ...[2, 2, 50, 2, 2, 2, 2, 2, 2, 2]];
+      let t = 0;
+      let k = 0;
+      schedulerSpeedClock.now = () => (k++ % 2 === 1 ? (t += ms[(k - 1) >> 1] / 1000) : t);
+      let table: Table;
+      try {
+        table = runDemo("03.9", { requests: 1000, repeats: 2 });
+      } finally {
+        schedulerSpeedClock.now = undefined;
+      }
+      const tenth = (d: number | null) => table.rows.find((r) => r.decile === d)?.decisionsPerSecond as number;
+      // fastest tenths: 1 ms everywhere except tenth 5 (2 ms in run 2) → 100 / 0.001 and 100 / 0.002
+      expect(tenth(3)).toBeCloseTo(100000, 3);
+      expect(tenth(5)).toBeCloseTo(50000, 3);
+      // whole: 1,000 ÷ (9 × 1 ms + 2 ms) ≈ 90,909 a second (the fastest whole run, 60 ms, would give 16,667)
+      expect(tenth(null)).toBeCloseTo(1000 / 0.011, 3);
+      const tenths = table.rows.filter((r) => r.decile !== null).map((r) => r.decisionsPerSecond as number);
+      expect(tenth(null)).toBeGreaterThanOrEqual(Math.min(...tenths));
+      expect(tenth(null)).toBeLessThanOrEqual(Math.max(...tenths));
+    });
     it("1 s a tenth: 200 a second, below the paper's 245 → not-the-bottleneck fails", () => {
       expect(verdicts(withClock(() => 1))["not-the-bottleneck"]).toBe("fails");
     });

@@ -180,6 +180,16 @@ export const boundaryDemo = defineDemo<BoundaryParams>({
   ],
 });
 
+/** Best of several timed runs, tenth by tenth: each tenth's fastest rate, and the whole burst as `n` ÷ the sum of
+ * those fastest tenths' times — the same timings as the tenths, so the whole lies between the slowest and the
+ * fastest tenth (taking the fastest whole run instead mixes in each run's one-off stalls, e.g. a garbage collection,
+ * that the per-tenth best leaves out). */
+export function bestTenths(runs: readonly (readonly number[])[], n: number): { perTenth: number[]; overall: number } {
+  const perTenth = Array.from({ length: 10 }, (_, d) => Math.max(...runs.map((r) => r[d])));
+  const seconds = perTenth.reduce((sum, rate, d) => sum + (Math.floor(((d + 1) * n) / 10) - Math.floor((d * n) / 10)) / rate, 0);
+  return { perTenth, overall: seconds > 0 ? n / seconds : Infinity };
+}
+
 type SpeedParams = { workload: string; requests: number; replicas: number; repeats: number };
 
 /** The clock 03.9 times its bursts with (seconds). The machine's wall clock unless a test injects another
@@ -206,17 +216,18 @@ export const schedulerSpeedDemo = defineDemo<SpeedParams>({
     const clock = schedulerSpeedClock.now;
     dispatchBurst(requests.slice(0, Math.min(2000, n)), replicas, {}, clock); // JIT warm-up
     const runs = Array.from({ length: repeats }, () => dispatchBurst(requests, replicas, {}, clock));
-    const rows: Row[] = Array.from({ length: 10 }, (_, d) => ({ decile: d + 1, decisionsPerSecond: Math.max(...runs.map((r) => r.decilePerSecond[d])) }));
-    rows.push({ decile: null, decisionsPerSecond: Math.max(...runs.map((r) => r.decisionsPerSecond)) });
+    const best = bestTenths(runs.map((r) => r.decilePerSecond), n);
+    const rows: Row[] = best.perTenth.map((v, d) => ({ decile: d + 1, decisionsPerSecond: v }));
+    rows.push({ decile: null, decisionsPerSecond: best.overall });
     return {
       title: `全局调度器的吞吐：${n.toLocaleString("en-US")} 个${displayName(workload)}请求同时到达，${replicas} 个副本，完整 Preble`,
       columns: [
-        { key: "decile", label: "第几个十分位（空 = 全部）", format: "int" },
+        { key: "decile", label: "第几个十分位（空 = 全部，由各十分位最快的一次合计）", format: "int" },
         { key: "decisionsPerSecond", label: "每秒的决定", unit: "个/秒", format: "int" },
       ],
       rows,
       notes: [
-        `副本不运行，只计路由器自己的工作（route + 派发时的记账），${repeats} 次里每个十分位取最快的一次。在你的机器上现场测的，数字随机器和负载变化；bench/RESULTS.md 有完整的测量。`,
+        `副本不运行，只计路由器自己的工作（route + 派发时的记账），${repeats} 次里每个十分位取最快的一次；“全部”一行是请求数 ÷ 这十个最快的时间之和，和各十分位用同一批计时（某一次里偶尔的停顿——垃圾回收之类——不会只拖慢“全部”）。在你的机器上现场测的，数字随机器和负载变化；bench/RESULTS.md 有完整的测量。`,
         "论文的调度器是 Python 写的，我们的是 TypeScript，而且只模拟调度逻辑本身，不含网络和进程间通信：这个对比说明的是“调度逻辑不是瓶颈”，不是谁的工程更好。",
       ],
     };
