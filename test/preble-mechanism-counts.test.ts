@@ -6,6 +6,9 @@ import { PREBLE_DEFAULTS } from "../lib/cluster/preble/options";
 import { simulateCluster } from "../lib/cluster/simulate";
 import { generateWorkload } from "../lib/cluster/workloads";
 import { runDemo } from "../lib/demos/index";
+import { evaluateClaim } from "../lib/demos/claims";
+import { ablationDemo } from "../lib/demos/preble/ablation";
+import type { Table } from "../lib/core/table";
 
 const RELEASED = { decodeEstimate: "released", evictionEstimate: "memoryFull" };
 const num = (x: unknown) => x as number;
@@ -54,6 +57,36 @@ describe("03.11 shows what each mechanism did, and a claim on one that never act
       expect(lecture?.why).toContain(`Th_bal = ${PREBLE_DEFAULTS.thBal}`);
       // the two rungs made the same decisions
       expect(row("e2+rebalance").meanLatency).toBe(row("e2").meanLatency);
-    } else expect(lecture?.verdict).not.toBe("unjudged");
+    } else expect(lecture?.why ?? "").not.toContain("触发了 0 次");
+  });
+});
+
+describe("03.11: a ladder step within 10% judged on one seed is unjudged (a ranking that flips between seeds)", () => {
+  const pairing = (ablationDemo.claims ?? []).find((c) => c.id === "pairing-improves-both") as NonNullable<typeof ablationDemo.claims>[number];
+  // the lecture's ladder; only the pairing step (e2+rebalance → e2+rebalance+pairing) matters here
+  const ladder = (mean: number, p99: number): Table => ({
+    title: "t",
+    columns: [],
+    rows: [
+      { policy: "baseline", meanLatency: 5, p99Latency: 10, paired: null },
+      { policy: "e2", meanLatency: 2, p99Latency: 4, paired: null },
+      { policy: "e2+rebalance", meanLatency: 2, p99Latency: 4, paired: null },
+      { policy: "e2+rebalance+pairing", meanLatency: mean, p99Latency: p99, paired: 100 },
+      { policy: "e2+rebalance+pairing+priority", meanLatency: mean, p99Latency: p99, paired: 100 },
+    ],
+  });
+  const judge = (t: Table, seeds: number) => evaluateClaim(pairing, t, { readings: ["lecture"], seeds } as never);
+  it("2 → 2.02 s mean, 4 → 4.08 s P99 (1% and 2% slower) on one seed: unjudged, saying why; on three seeds: fails", () => {
+    const one = judge(ladder(2.02, 4.08), 1);
+    expect(one.verdict).toBe("unjudged");
+    expect(one.why).toContain("只有一个种子");
+    expect(judge(ladder(2.02, 4.08), 3).verdict).toBe("fails");
+  });
+  it("a step of 20% or more is judged on one seed: 2 → 1.6 s and 4 → 3.2 s holds, 2 → 2.5 s and 4 → 5 s fails", () => {
+    expect(judge(ladder(1.6, 3.2), 1).verdict).toBe("holds");
+    expect(judge(ladder(2.5, 5), 1).verdict).toBe("fails");
+  });
+  it("one ratio beyond 10% is enough to judge: 2 → 2.02 s mean but 4 → 4.8 s P99 fails on one seed", () => {
+    expect(judge(ladder(2.02, 4.8), 1).verdict).toBe("fails");
   });
 });
