@@ -44,6 +44,13 @@ function run(command, args, options = {}) {
 // 1. Node modules.
 const stale = nodeModulesStale();
 if (stale) {
+  // npm ci empties node_modules first: through a symbolic link (a worktree sharing another checkout's modules) it
+  // would empty the other checkout's. Say so instead.
+  const modules = path.join(ROOT, "node_modules");
+  if (fs.existsSync(modules) && fs.lstatSync(modules).isSymbolicLink()) {
+    console.error(`setup: ${stale}, but node_modules is a symbolic link to ${fs.readlinkSync(modules)}: npm ci would empty that folder. Remove the link (rm node_modules) and run the command again to install this checkout's own modules.`);
+    process.exit(1);
+  }
   console.log(`setup: ${stale}; installing node modules`);
   run(process.platform === "win32" ? "npm.cmd" : "npm", ["ci", "--no-audit", "--no-fund"]);
   const still = nodeModulesStale();
