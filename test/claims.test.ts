@@ -54,8 +54,9 @@ describe("claims at default parameters", { timeout: 120_000 }, () => {
       expect((t.claims ?? []).map((c) => c.id), `${d.id}: claims judged ≠ claims declared`).toEqual((d.claims ?? []).map((c) => c.id));
       for (const c of t.claims ?? []) {
         expect(c.error, `${d.id}/${c.id}: ${c.error}`).toBeUndefined();
-        // unjudged at defaults only where a mechanism the claim is about never acted, saying so with the count
-        if (c.verdict === "unjudged") expect(c.why, `${d.id}/${c.id} cannot be judged at defaults: ${c.reason}`).toMatch(/触发了 0 次/);
+        // unjudged at defaults only where a mechanism the claim is about never acted (saying so with the count), or
+        // where a one-seed ranking moves by less than the seeds' noise (03.11's ladder; saying so)
+        if (c.verdict === "unjudged") expect(c.why, `${d.id}/${c.id} cannot be judged at defaults: ${c.reason}`).toMatch(/触发了 0 次|一次也没|只有一个种子，这一步的变化又都不到/);
         expect(CJK.test(c.says), `${d.id}/${c.id}: the claim is not in Chinese`).toBe(true);
         // every verdict that is not "holds", under any reading, carries its reason
         for (const v of [c, ...(c.readings ?? [])]) {
