@@ -39,10 +39,11 @@ describe("LRU order of leaves with equal access times: the order they became can
 });
 
 describe("the LRU heap's rebuild (many stale entries for few nodes)", () => {
-  it("300 touches of 5 leaves under one parent: evicted by last touch, then the parent; nothing referenced", () => {
+  it("300 touches of 5 leaves under one parent: the untouched sixth first, then by last touch, then the parent", () => {
     const tree = new RadixTree();
     const r = rng(3).fork("rebuild");
     const leaf = [1, 2, 3, 4, 5].map((id) => tree.insert([seg(100), seg(id)], 2, 0));
+    tree.insert([seg(100), seg(6)], 2, 0); // never touched again: the rebuilds must keep it (the oldest)
     const last = new Map<number, number>();
     const held = tree.insert([seg(200)], 1, 0);
     tree.lock(held);
@@ -52,7 +53,7 @@ describe("the LRU heap's rebuild (many stale entries for few nodes)", () => {
       last.set(k + 1, t);
     }
     const expected = [1, 2, 3, 4, 5].sort((a, b) => (last.get(a) ?? 0) - (last.get(b) ?? 0));
-    expect(evictionOrder(tree)).toEqual([...expected, 100]);
+    expect(evictionOrder(tree)).toEqual([6, ...expected, 100]);
     expect(tree.find([200])).toBe(held);
   });
 });
@@ -99,6 +100,13 @@ describe("a node's children: a scanned list, then a hash table (hundreds of chil
     expect(() => big.root.removeChild(other.find([5]) as RadixNode)).toThrow(/removeChild/);
     expect(() => big.root.removeChild(stranger)).toThrow(/removeChild/);
     expect(big.root.childCount).toBe(20);
+  });
+
+  it("pathOf: the segment ids root → node, nothing else", () => {
+    const tree = new RadixTree();
+    const n = tree.insert([seg(7), seg(8)], 2, 0);
+    expect(Object.keys(tree.pathOf(n))).toEqual(["0", "1"]);
+    expect(tree.pathOf(n)).toEqual([7, 8]);
   });
 
   it("root and non-root", () => {
