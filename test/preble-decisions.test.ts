@@ -75,3 +75,28 @@ describe("the lecture's redirect", () => {
     expect(r.stats()).toMatchObject({ rebalance: 0, exploit: 1 });
   });
 });
+
+describe("E2's explore: pairing (ours) and the fewest-dispatched counter", () => {
+  it("a request missing exactly pairingPrefillTokens (512) pairs with the decode-heavy GPU; one token fewer does not", () => {
+    expect(router(2, { pairing: true }).route(fresh(512), stubView(2, [0, 1]))).toBe(1);
+    expect(router(2, { pairing: true }).route(fresh(511), stubView(2, [0, 1]))).toBe(0);
+  });
+
+  it("two decode-heavy GPUs at equal cost → the lower id", () => {
+    expect(router(3, { pairing: true }).route(fresh(600), stubView(3, [0, 1, 1]))).toBe(1);
+  });
+
+  it("the decode-heavy GPU may be GPU 0, even when GPU 1 is cheaper", () => {
+    const r = router(2, { pairing: true });
+    dispatch(r, fresh(2000), 0);
+    expect(r.windowLoad(0)).toBeGreaterThan(r.windowLoad(1));
+    expect(r.route(fresh(600), stubView(2, [1, 0]))).toBe(0);
+  });
+
+  it("the fewest dispatched need not be GPU 0: 2, 1, 2 tiny requests → GPU 1 by L and by count", () => {
+    const r = router(3);
+    for (const [g, n] of [[0, 2], [1, 1], [2, 2]]) for (let i = 0; i < n; i++) dispatch(r, fresh(10), g);
+    expect(r.route(fresh(100), stubView(3))).toBe(1);
+    expect(r.stats()).toMatchObject({ explore: 1, exploreSameAsL: 1, exploreSameAsCount: 1 });
+  });
+});

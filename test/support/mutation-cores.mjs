@@ -16,7 +16,7 @@ export const CORES = {
   radix: {
     what: "the radix tree: match, insert, touch, lock, LRU eviction",
     mutate: ["lib/cluster/radix-tree.ts", "lib/cluster/radix-node.ts", "lib/cluster/lru-candidates.ts"],
-    tests: ["test/cluster-radix-tree.test.ts", "test/radix-lru-model.test.ts"],
+    tests: ["test/cluster-radix-tree.test.ts", "test/radix-lru-model.test.ts", "test/radix-rules.test.ts"],
   },
   production: {
     what: "§6 production routers' choice functions (SGLang's tree and rules, Dynamo's cost, the gateway's scores)",
@@ -26,7 +26,7 @@ export const CORES = {
   preble: {
     what: "§3 Preble: E2, the L + M + P load cost, rebalancing and autoscaling",
     mutate: ["lib/cluster/preble/e2.ts", "lib/cluster/preble/load-cost.ts", "lib/cluster/preble/rebalance.ts"],
-    tests: ["test/preble.test.ts", "test/preble-argmin.test.ts", "test/preble-decisions.test.ts"],
+    tests: ["test/preble.test.ts", "test/preble-argmin.test.ts", "test/preble-decisions.test.ts", "test/preble-load-cost.test.ts", "test/preble-rebalance.test.ts"],
   },
   local: {
     what: "local queue policies (FCFS, longest prefix first, priority groups)",
