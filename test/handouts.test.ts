@@ -120,9 +120,10 @@ async function verdictMarks(page: Page) {
   });
 }
 
-// The control for emoji: two different emoji marks come out as the same box (no emoji font on this set-up).
-async function emojiDrawsTofu(page: Page): Promise<boolean> {
-  return page.evaluate(() => {
+// Whether two different characters, drawn in plain sans-serif, come out pixel for pixel the same: the same tofu box,
+// because the machine has no font for them.
+async function drawsSameBox(page: Page, a: string, b: string): Promise<boolean> {
+  return page.evaluate(([x, y]) => {
     const draw = (c: string) => {
       const canvas = document.createElement("canvas");
       canvas.width = canvas.height = 64;
@@ -131,25 +132,16 @@ async function emojiDrawsTofu(page: Page): Promise<boolean> {
       ctx.fillText(c, 4, 52);
       return Array.from(ctx.getImageData(0, 0, 64, 64).data).join(",");
     };
-    return draw("\u2705") === draw("\u274c");
-  });
+    return draw(x) === draw(y);
+  }, [a, b]);
 }
 
-// The control: on this set-up, two different ideographs drawn in plain sans-serif come out as the same tofu box
-// (pixel for pixel) -- the machine has no CJK font, so whatever Chinese the page shows comes from its own font.
-async function sansSerifDrawsTofu(page: Page): Promise<boolean> {
-  return page.evaluate(() => {
-    const draw = (c: string) => {
-      const canvas = document.createElement("canvas");
-      canvas.width = canvas.height = 64;
-      const ctx = canvas.getContext("2d")!;
-      ctx.font = "48px sans-serif";
-      ctx.fillText(c, 4, 52);
-      return Array.from(ctx.getImageData(0, 0, 64, 64).data).join(",");
-    };
-    return draw("负") === draw("载");
-  });
-}
+// The control for emoji: two different emoji marks come out as the same box (no emoji font on this set-up).
+const emojiDrawsTofu = (page: Page): Promise<boolean> => drawsSameBox(page, "\u2705", "\u274c");
+
+// The control: two different ideographs come out as the same box -- the machine has no CJK font, so whatever
+// Chinese the page shows comes from its own font.
+const sansSerifDrawsTofu = (page: Page): Promise<boolean> => drawsSameBox(page, "负", "载");
 
 beforeAll(async () => {
   await ensureKernelSpec();

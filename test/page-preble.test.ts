@@ -6,6 +6,7 @@ import { describe, expect, it } from "vitest";
 import {
   configurationRun,
   decideUnfinished,
+  e2StateWith,
   DECISION_KINDS,
   kvCapacityTokens,
   PAGE_SCENARIOS,
@@ -155,27 +156,9 @@ describe("E2's rule on hand-built cases", () => {
     }
   });
 
-  /** A state with given match and load costs (pairing and rebalancing off), for the page's E2 alone. */
-  function state(cached: number, missed: number, holders: number[], totals: number[]): PrebleState {
-    return {
-      gpus: totals.map((_, g) => g),
-      now: 0,
-      match: { cached, missed, holders },
-      matchOn: () => 0,
-      window: () => ({ requests: 0, prefillSeconds: 0, decodeSecondsPerToken: 0 }),
-      meanOutputTokens: 45,
-      prefillSeconds: () => 0,
-      capacityTokens: 1e6,
-      allocatedTokens: () => 0,
-      evictionOrder: () => [],
-      isDecodeHeavy: () => false,
-      outstandingRequests: () => 0,
-      dispatches: 0,
-      settings: { pairing: false, pairingPrefillTokens: 512, rebalance: false, thBal: 1.5, rebalanceAfter: 0 },
-      loadCost: (g) => ({ L: totals[g], M: 0, P: 0, total: totals[g] }),
-      redirect: () => -1,
-    };
-  }
+  /** A state with given match and load costs (pairing and rebalancing off), for the page's E2 alone: the helper
+   * exercise 12 uses (lib/exercises/coding-preble.ts). */
+  const state = (cached: number, missed: number, holders: number[], totals: number[]): PrebleState => e2StateWith({ cached, missed, holders, costs: totals });
   const request = { promptTokens: 100 } as ClusterRequest;
 
   it("chooses among the holders of the deepest match only when exploiting, among all GPUs when exploring; ties → lowest id", () => {

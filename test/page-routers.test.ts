@@ -6,7 +6,7 @@
 // edges (θ ± 1 token, the guard's two thresholds). The arena's compareRouters and the one-line RouterError close it.
 import * as fs from "fs";
 import { describe, expect, it } from "vitest";
-import { ClusterView, Router, RouterError, RouterFactory, simulateCluster, SglangRouter, thresholdAffinityRouter, createRouter, rng, StepModel } from "../lib/index";
+import { Router, RouterError, RouterFactory, simulateCluster, SglangRouter, thresholdAffinityRouter, createRouter, rng, StepModel, viewWith, promptOf } from "../lib/index";
 import { generateWorkload } from "../lib/cluster/workloads";
 import { compareRouters, runDemo, SECTION2_WORKLOADS } from "../lib/demos/index";
 import { hotSpot } from "../lib/demos/cache-balance/cache-vs-balance";
@@ -140,28 +140,9 @@ describe("editing the page changes the run", () => {
 
 // ---- hand-made views: the rules' edges ----
 
-function handView(o: { requests: number[]; tokens?: number[]; match?: number[] }): ClusterView {
-  const n = o.requests.length;
-  const tokens = o.tokens ?? o.requests.map((x) => x * 100);
-  const match = o.match ?? new Array(n).fill(0);
-  return {
-    replicaCount: n,
-    now: 0,
-    kvCapacity: 1e6,
-    step: null as unknown as StepModel,
-    outstandingRequests: (i) => o.requests[i],
-    outstandingTokens: (i) => tokens[i],
-    dispatchedCount: () => 0,
-    viewMatch: (_r, i) => match[i],
-    cachedMatch: (_r, i) => match[i],
-    queueLength: () => 0,
-    pendingPrefillTokens: () => 0,
-    activeKvTokens: () => 0,
-    kvUtilization: () => 0,
-    history: [],
-  };
-}
-const prompt100 = { id: 0, arrival: 0, segments: [{ id: 1, tokens: 100 }], promptTokens: 100, outputTokens: 1, outputSegment: { id: 2, tokens: 1 }, key: 0, keySegment: 1 } as never;
+// Hand-made views and a 100-token prompt: the helpers exercise 11 uses (lib/exercises/coding-cases.ts).
+const handView = viewWith;
+const prompt100 = promptOf(100);
 
 describe("the rules at their edges, on hand-made views", () => {
   it("threshold affinity at θ = 0.5 of a 100-token prompt: 50 matched tokens go to the match, 49 to the least loaded", () => {
