@@ -136,22 +136,26 @@ export class ClusterRun {
       const tArrival = this.next < n ? requests[this.next].arrival : Infinity;
       if (events.size > 0 && events.peekTime() <= tArrival) {
         const item = events.popItem() as number;
-        const time = events.lastTime;
-        this.view.now = time;
-        this.handleEvent(time, item);
+        this.view.now = events.lastTime;
+        if (item >= 0) this.iterate(this.engines[item]);
+        else this.handleEvent(events.lastTime, item);
       } else this.dispatch(requests[this.next]);
     }
     if (this.settings.check) this.checkEnd();
   }
 
+  /** A replica's iteration ends: apply it and plan the next (the time is read from the queue, not passed: see
+   * Replica.now). */
+  private iterate(e: Replica): void {
+    e.now = this.events.lastTime;
+    e.end();
+    if (e.begin()) this.events.push(e.nextEnd, e.index);
+    else e.busy = false;
+  }
+
+  /** The other events: replication and timeline samples, delayed notices and restarts. */
   private handleEvent(now: number, item: number): void {
-    if (item >= 0) {
-      const e = this.engines[item];
-      e.end(now);
-      const seconds = e.begin(now);
-      if (seconds >= 0) this.events.push(now + seconds, item);
-      else e.busy = false;
-    } else if (item === SAMPLE) this.sampleReplication();
+    if (item === SAMPLE) this.sampleReplication();
     else if (item === TIMELINE) {
       const tl = this.timeline as TimelineRecorder;
       tl.sample(now, this.timelineSource);
@@ -207,10 +211,10 @@ export class ClusterRun {
     const e = this.engines[target];
     e.enqueue(rec);
     if (!e.busy) {
-      const seconds = e.begin(now);
-      if (seconds >= 0) {
+      e.now = now;
+      if (e.begin()) {
         e.busy = true;
-        this.events.push(now + seconds, target);
+        this.events.push(e.nextEnd, target);
       }
     }
   }

@@ -41,6 +41,13 @@ export class Replica {
   private decodeContext = 0;
   /** a step is in flight (its end event is queued) */
   busy = false;
+  // The simulator sets `now` before calling end() and begin(), and begin() leaves the planned iteration's end in
+  // `nextEnd`: a number passed to or returned from a call the JIT does not inline is boxed (one allocation per
+  // iteration each way), a number field is updated in place.
+  /** simulated time of the event being handled (seconds) */
+  now = 0;
+  /** when the iteration begin() planned ends (seconds; valid after begin() returned true) */
+  nextEnd = 0;
   iterations = 0;
   busySeconds = 0;
   computedPrefillTokens = 0;
@@ -85,8 +92,9 @@ export class Replica {
     this.pendingPrefillTokens += record.request.promptTokens - record.cachedAtDispatch;
   }
 
-  /** Plans the next iteration at `now`: returns its duration in seconds, or −1 when there is nothing to do. */
-  begin(now: number): number {
+  /** Plans the next iteration at `this.now`: true with its end time in `nextEnd`, false when there is nothing to do. */
+  begin(): boolean {
+    const now = this.now;
     let budget = this.options.chunkBudget;
     let prefillTokens = 0;
     let pairs = 0;
@@ -129,15 +137,18 @@ export class Replica {
       if (admitted > 0) this.removeAdmitted();
     }
     const decodeRequests = this.decoding.length;
-    if (prefillTokens === 0 && decodeRequests === 0) return -1;
+    if (prefillTokens === 0 && decodeRequests === 0) return false;
     const seconds = this.step.mixedSeconds(prefillTokens, pairs, cachedRead, decodeRequests, this.decodeContext, completing);
     this.iterations++;
     this.busySeconds += seconds;
-    return seconds;
+    this.nextEnd = now + seconds;
+    return true;
   }
 
-  /** Applies the iteration that ends at `now`: decode tokens, prefill progress, completions. */
-  end(now: number): void {
+  /** Applies the iteration that ends at `this.now`: decode tokens, prefill progress, completions. */
+  end(): void {
+    // `this.now` is read where used, not kept in a local: a local number live across the calls below is boxed on
+    // every iteration, even when no request completes.
     // Decodes first: exactly the requests that were decoding when the iteration began.
     const decoding = this.decoding;
     const n = decoding.length;
@@ -150,7 +161,7 @@ export class Replica {
         this.decodeContext -= r.request.promptTokens + r.generated;
         decoding[i] = decoding[decoding.length - 1];
         decoding.pop();
-        this.complete(r, now);
+        this.complete(r, this.now);
       }
     }
     // Prefill progress; completed prompts enter the cache and emit their first token.
@@ -170,10 +181,10 @@ export class Replica {
         prefilling[kept++] = r;
         continue;
       }
-      this.promptDone(r, now);
-      r.firstToken = now;
+      this.promptDone(r, this.now);
+      r.firstToken = this.now;
       r.generated = 1;
-      if (r.request.outputTokens <= 1) this.complete(r, now);
+      if (r.request.outputTokens <= 1) this.complete(r, this.now);
       else {
         decoding.push(r);
         this.decodeContext += r.request.promptTokens + 1;
