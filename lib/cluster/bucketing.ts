@@ -1,67 +1,180 @@
-// The children of several radix-tree nodes grouped by segment id (timeline.ts's unionOf walks the caches of all
-// replicas together). A segment id indexes scratch arrays stamped with a generation number, so grouping costs one
-// array read and write per child — no Map, no clearing between groups. Ids outside [0, 2^24) or not integers go
-// through a Map instead (same grouping).
+// The union of several radix trees (timeline.ts's unionOf: the replication factor's snapshots walk the caches of all
+// replicas together). The nodes of one path in the caches that hold it form a group; a group's children are
+// grouped by segment id — a segment id indexes scratch arrays stamped with a generation number, so grouping costs
+// one array read and write per child, with no Map and no clearing between groups (ids outside [0, 2^24) or not
+// integers go through a Map instead). Groups wait as runs of one scratch stack, so a snapshot allocates nothing
+// but its KeyCounter: a snapshot walks every cached node, twenty times a run, and the arrays a recursive grouping
+// allocated per group were a quarter of the tool-calling bench's allocation. Sums of integer token counts and a
+// set's size: the order groups are visited in cannot change the result.
 import type { RadixNode } from "./radix-node";
 
 const DIRECT_IDS = 1 << 24;
-let mark = new Int32Array(1024);
-let slot = new Int32Array(1024);
+let mark: Int32Array = new Int32Array(1024);
+let slot: Int32Array = new Int32Array(1024);
 let generation = 0;
+/** by bucket of the grouping in progress: children seen, the first one, where its group starts on the stack */
+let counts: Int32Array = new Int32Array(64);
+let starts: Int32Array = new Int32Array(64);
+const firsts: RadixNode[] = [];
+/** groups waiting: runs of `stack`, [groupStart[g], groupStart[g] + groupLength[g]) */
+const stack: RadixNode[] = [];
+let groupStart: Int32Array = new Int32Array(64);
+let groupLength: Int32Array = new Int32Array(64);
+let groups = 0;
+/** the walk of a subtree held by one cache only */
+const singles: RadixNode[] = [];
 
-/** Children of `nodes` by segment: firsts[k] is the first child seen with its id; groups[k] all of them when more
- * than one node has that child, else null. Groups in first-seen order. */
-export function bucketChildren(nodes: readonly RadixNode[]): { firsts: RadixNode[]; groups: Array<RadixNode[] | null> } {
-  const firsts: RadixNode[] = [];
-  const groups: Array<RadixNode[] | null> = [];
+/** Distinct tokens over the union of the trees under `roots` (one root per cache): a path held by several caches
+ * counts the most any of them holds of its last segment. Fully held key segments go to `keys`. */
+export function unionDistinct(roots: readonly RadixNode[], keys: KeyCounter): number {
+  let distinct = 0;
+  for (let i = 0; i < roots.length; i++) setAt(stack, i, roots[i]);
+  groups = 0;
+  pushGroup(0, roots.length);
+  while (groups > 0) {
+    groups--;
+    const start = groupStart[groups];
+    const length = groupLength[groups];
+    distinct += groupHead(start, length, keys);
+    groupChildren(start, length, start + length, keys);
+    distinct += singlesSum;
+  }
+  // no references kept to the caches' nodes once the snapshot is taken (the scratch lists are as long as the
+  // most they ever held)
+  stack.fill(null as unknown as RadixNode);
+  firsts.fill(null as unknown as RadixNode);
+  singles.fill(null as unknown as RadixNode);
+  return distinct;
+}
+
+/** One path held by ≥ 1 caches: the largest held counts once; the segment counts as a key when one holds it whole. */
+function groupHead(start: number, length: number, keys: KeyCounter): number {
+  let held = 0;
+  let full = false;
+  for (let i = start; i < start + length; i++) {
+    const n = stack[i];
+    if (n.held > held) held = n.held;
+    if (n.held === n.tokens) full = true;
+  }
+  if (full) keys.add(stack[start].segment);
+  return held;
+}
+
+/** tokens of the children held by one cache only, summed by the last groupChildren call */
+let singlesSum = 0;
+
+/** Buckets the children of the group at stack[start … start + length) by segment: a child only one cache has is
+ * summed at once (into singlesSum), the others become groups placed on the stack from `top` up. */
+function groupChildren(start: number, length: number, top: number, keys: KeyCounter): void {
   if (++generation === 0x7fffffff) {
     mark.fill(0);
     generation = 1;
   }
-  const gen = generation;
   let other: Map<number, number> | null = null;
-  for (let j = 0; j < nodes.length; j++) {
-    const parent = nodes[j];
+  let buckets = 0;
+  for (let j = start; j < start + length; j++) {
+    const parent = stack[j];
     for (let i = 0, slots = parent.childSlots; i < slots; i++) {
       const c = parent.childAt(i);
       if (c === null) continue;
       const id = c.segment;
       let k = -1;
       if (id >= 0 && id < DIRECT_IDS && id === (id | 0)) {
-        if (id >= mark.length) grow(id);
-        if (mark[id] === gen) k = slot[id];
+        if (id >= mark.length) growIds(id);
+        if (mark[id] === generation) k = slot[id];
         else {
-          mark[id] = gen;
-          slot[id] = firsts.length;
+          mark[id] = generation;
+          slot[id] = buckets;
         }
       } else {
         other ??= new Map();
         const at = other.get(id);
         if (at !== undefined) k = at;
-        else other.set(id, firsts.length);
+        else other.set(id, buckets);
       }
-      if (k < 0) {
-        firsts.push(c);
-        groups.push(null);
-      } else {
-        const g = groups[k];
-        if (g === null) groups[k] = [firsts[k], c];
-        else g.push(c);
+      if (k >= 0) counts[k]++;
+      else {
+        // a segment first seen in this grouping: a new bucket
+        if (buckets === counts.length) growBuckets();
+        counts[buckets] = 1;
+        setAt(firsts, buckets++, c);
       }
     }
   }
-  return { firsts, groups };
+  let at = top;
+  let sum = 0;
+  for (let k = 0; k < buckets; k++) {
+    if (counts[k] === 1) sum += singleSubtree(firsts[k], keys);
+    else {
+      starts[k] = at;
+      pushGroup(at, counts[k]);
+      at += counts[k];
+    }
+  }
+  singlesSum = sum;
+  if (at === top) return;
+  // the groups are filled in the order their children come, not position by position
+  while (stack.length < at) stack.push(null as unknown as RadixNode);
+  for (let j = start; j < start + length; j++) {
+    const parent = stack[j];
+    for (let i = 0, slots = parent.childSlots; i < slots; i++) {
+      const c = parent.childAt(i);
+      if (c === null) continue;
+      const id = c.segment;
+      const k = id >= 0 && id < DIRECT_IDS && id === (id | 0) ? slot[id] : ((other as Map<number, number>).get(id) as number);
+      if (counts[k] > 1) setAt(stack, starts[k]++, c);
+    }
+  }
 }
 
-function grow(id: number): void {
+/** A subtree held by one cache only: every held token is distinct. */
+function singleSubtree(start: RadixNode, keys: KeyCounter): number {
+  let sum = 0;
+  let sp = 0;
+  setAt(singles, sp++, start);
+  while (sp > 0) {
+    const n = singles[--sp];
+    sum += n.held;
+    if (n.held === n.tokens) keys.add(n.segment);
+    for (let i = 0, slots = n.childSlots; i < slots; i++) {
+      const c = n.childAt(i);
+      if (c !== null) setAt(singles, sp++, c);
+    }
+  }
+  return sum;
+}
+
+function setAt(list: RadixNode[], i: number, node: RadixNode): void {
+  if (i < list.length) list[i] = node;
+  else list.push(node);
+}
+
+function pushGroup(start: number, length: number): void {
+  if (groups === groupStart.length) {
+    groupStart = grown(groupStart, groups * 2);
+    groupLength = grown(groupLength, groups * 2);
+  }
+  groupStart[groups] = start;
+  groupLength[groups] = length;
+  groups++;
+}
+
+function growBuckets(): void {
+  counts = grown(counts, counts.length * 2);
+  starts = grown(starts, starts.length * 2);
+}
+
+function growIds(id: number): void {
   let size = mark.length;
   while (size <= id) size *= 2;
-  const m = new Int32Array(size);
-  m.set(mark);
-  mark = m;
-  const s = new Int32Array(size);
-  s.set(slot);
-  slot = s;
+  mark = grown(mark, size);
+  slot = grown(slot, size);
+}
+
+function grown(a: Int32Array, size: number): Int32Array {
+  const b = new Int32Array(size);
+  b.set(a);
+  return b;
 }
 
 /** Membership in a set of key segment ids and the count of distinct ones seen (unionOf's fully cached keys),

@@ -4,7 +4,7 @@
 // and how much of their prompts was cached (at admission, on the chosen replica at dispatch, anywhere at dispatch).
 // Memory is bounded by the number of samples, not by the number of events; simulate.ts drives the recorder.
 import { checkInteger, checkNumber, ParameterError } from "../core/errors";
-import { bucketChildren, KeyCounter } from "./bucketing";
+import { KeyCounter, unionDistinct } from "./bucketing";
 import type { RadixNode, RadixTree } from "./radix-tree";
 import type { RequestRecord } from "./record";
 import type { ClusterRequest } from "./workloads";
@@ -228,52 +228,9 @@ export class TimelineRecorder {
 }
 
 /** Distinct tokens and fully cached key segments over the union of several caches (walks them together;
- * a subtree present in one cache only is summed directly). For the replication factor's snapshots.
- * A group — the nodes of one path in the caches that hold it — buckets its nodes' children by segment in one pass
- * (bucketing.ts; rather than looking each child up in every other cache). Sums of integer token counts and a
- * set's size: the visiting order does not change the result. */
+ * a subtree present in one cache only is summed directly; bucketing.ts). For the replication factor's snapshots. */
 export function unionOf(trees: RadixTree[], keySegments: Set<number>): { distinct: number; keys: number } {
-  const acc: UnionAccumulator = { distinct: 0, keys: new KeyCounter(keySegments), stack: [] };
-  unionGroup(trees.map((t) => t.root), acc);
-  return { distinct: acc.distinct, keys: acc.keys.count };
-}
-
-interface UnionAccumulator {
-  distinct: number;
-  keys: KeyCounter;
-  stack: RadixNode[];
-}
-
-/** One path held by ≥ 2 caches: the largest held counts once; its children, grouped by segment, go on. */
-function unionGroup(nodes: RadixNode[], acc: UnionAccumulator): void {
-  let held = 0;
-  let full = false;
-  for (let i = 0; i < nodes.length; i++) {
-    const n = nodes[i];
-    if (n.held > held) held = n.held;
-    if (n.held === n.tokens) full = true;
-  }
-  acc.distinct += held;
-  if (full) acc.keys.add(nodes[0].segment);
-  const { firsts, groups } = bucketChildren(nodes);
-  for (let k = 0; k < firsts.length; k++) {
-    const g = groups[k];
-    if (g === null) unionSingle(firsts[k], acc);
-    else unionGroup(g, acc);
-  }
-}
-
-/** A subtree held by one cache only: every held token is distinct. */
-function unionSingle(start: RadixNode, acc: UnionAccumulator): void {
-  const stack = acc.stack;
-  stack.push(start);
-  while (stack.length > 0) {
-    const n = stack.pop() as RadixNode;
-    acc.distinct += n.held;
-    if (n.held === n.tokens) acc.keys.add(n.segment);
-    for (let i = 0, slots = n.childSlots; i < slots; i++) {
-      const c = n.childAt(i);
-      if (c !== null) stack.push(c);
-    }
-  }
+  const keys = new KeyCounter(keySegments);
+  const distinct = unionDistinct(trees.map((t) => t.root), keys);
+  return { distinct, keys: keys.count };
 }
