@@ -32,6 +32,10 @@ export class ClusterRun {
   readonly view: SimulationView;
   readonly router: Router;
   readonly events = new EventQueue<number>();
+  /** restarts and replication samples: every one is known before the run, so they wait in a queue of their own
+   * and the event queue holds little more than one entry per replica (its sifts stay short). At equal times they
+   * come first, as they did when they were the event queue's first entries. */
+  private readonly scheduled = new EventQueue<number>();
   /** delayed notices; their event item is NOTICE − index */
   private readonly notices: Notice[] = [];
   readonly n: number;
@@ -114,7 +118,7 @@ export class ClusterRun {
       checkInteger("restarts[].replica", r.replica, { min: 0, max: this.settings.replicas - 1 });
       checkNumber("restarts[].time", r.time, { min: 0 });
       this.notices.push({ kind: "restart", replica: r.replica });
-      this.events.push(r.time, NOTICE - (this.notices.length - 1));
+      this.scheduled.push(r.time, NOTICE - (this.notices.length - 1));
     }
   }
 
@@ -124,7 +128,7 @@ export class ClusterRun {
     const samples = this.settings.replicationSamples;
     const sampleStart = requests[this.warmupCount].arrival;
     const sampleEnd = requests[this.n - 1].arrival;
-    for (let k = 0; k < samples; k++) this.events.push(sampleStart + ((sampleEnd - sampleStart) * (k + 0.5)) / samples, SAMPLE);
+    for (let k = 0; k < samples; k++) this.scheduled.push(sampleStart + ((sampleEnd - sampleStart) * (k + 0.5)) / samples, SAMPLE);
   }
 
   /** Runs every arrival and every event to the end. */
@@ -132,9 +136,15 @@ export class ClusterRun {
     const requests = this.settings.requests;
     const n = this.n;
     const events = this.events;
-    while (this.next < n || events.size > 0) {
+    const scheduled = this.scheduled;
+    while (this.next < n || events.size > 0 || scheduled.size > 0) {
       const tArrival = this.next < n ? requests[this.next].arrival : Infinity;
-      if (events.size > 0 && events.peekTime() <= tArrival) {
+      const tEvent = events.peekTime();
+      if (scheduled.size > 0 && scheduled.peekTime() <= tEvent && scheduled.peekTime() <= tArrival) {
+        const item = scheduled.popItem() as number;
+        this.view.now = scheduled.lastTime;
+        this.handleEvent(scheduled.lastTime, item);
+      } else if (events.size > 0 && tEvent <= tArrival) {
         const item = events.popItem() as number;
         this.view.now = events.lastTime;
         if (item >= 0) this.iterate(this.engines[item]);
@@ -159,7 +169,7 @@ export class ClusterRun {
     else if (item === TIMELINE) {
       const tl = this.timeline as TimelineRecorder;
       tl.sample(now, this.timelineSource);
-      if (this.next < this.n || this.events.size > 0) {
+      if (this.next < this.n || this.events.size > 0 || this.scheduled.size > 0) {
         if (tl.full) tl.truncated = true;
         else this.events.push(tl.timeOf(tl.count), TIMELINE);
       }
