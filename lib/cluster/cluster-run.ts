@@ -198,12 +198,14 @@ export class ClusterRun {
     const now = req.arrival;
     const view = this.view;
     view.now = now;
+    view.beginDecision(req);
     const target = routeChecked(this.router, req, this.next, view);
     const rec = new RequestRecord(req, now);
     rec.replica = target;
     rec.measured = this.next >= this.warmupCount;
     rec.viewMatchAtDispatch = view.viewMatch(req, target);
     rec.cachedAtDispatch = Math.min(view.cachedMatch(req, target), req.promptTokens - 1);
+    view.endDecision();
     if (this.settings.oracle) rec.clusterCachedAtDispatch = Math.min(this.anywhereMatch(req), req.promptTokens - 1);
     this.records[this.next] = rec;
     view.history.push(rec);

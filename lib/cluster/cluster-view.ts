@@ -15,6 +15,15 @@ export class SimulationView implements ClusterView {
   readonly dispatched: Int32Array;
   readonly pending: RadixTree[];
   readonly history: RequestRecord[] = [];
+  // While one request is routed and recorded, each replica's two matches are computed once: the router asks for
+  // every replica's and the simulator then records the chosen one's, and neither the caches nor the dispatched-
+  // prompt index change in between (routers only read the view). Stamped with the decision's number.
+  private deciding: ClusterRequest | null = null;
+  private decision = 0;
+  private readonly cachedMemo: Float64Array;
+  private readonly cachedStamp: Int32Array;
+  private readonly pendingMemo: Float64Array;
+  private readonly pendingStamp: Int32Array;
   constructor(
     readonly replicaCount: number,
     readonly kvCapacity: number,
@@ -25,6 +34,34 @@ export class SimulationView implements ClusterView {
     this.outstandingTok = new Float64Array(replicaCount);
     this.dispatched = new Int32Array(replicaCount);
     this.pending = engines.map(() => new RadixTree({ evictable: false, recycle: true }));
+    this.cachedMemo = new Float64Array(replicaCount);
+    this.cachedStamp = new Int32Array(replicaCount);
+    this.pendingMemo = new Float64Array(replicaCount);
+    this.pendingStamp = new Int32Array(replicaCount);
+  }
+  /** From here until endDecision(), matches of `request` are computed once per replica. */
+  beginDecision(request: ClusterRequest): void {
+    this.deciding = request;
+    this.decision++;
+  }
+  endDecision(): void {
+    this.deciding = null;
+  }
+  private cachedTokens(request: ClusterRequest, i: number): number {
+    if (request !== this.deciding) return this.engines[i].cache.matchTokens(request.segments);
+    if (this.cachedStamp[i] !== this.decision) {
+      this.cachedMemo[i] = this.engines[i].cache.matchTokens(request.segments);
+      this.cachedStamp[i] = this.decision;
+    }
+    return this.cachedMemo[i];
+  }
+  private pendingTokens(request: ClusterRequest, i: number): number {
+    if (request !== this.deciding) return this.pending[i].matchTokens(request.segments);
+    if (this.pendingStamp[i] !== this.decision) {
+      this.pendingMemo[i] = this.pending[i].matchTokens(request.segments);
+      this.pendingStamp[i] = this.decision;
+    }
+    return this.pendingMemo[i];
   }
   outstandingRequests(i: number): number {
     return this.outstandingReq[i];
@@ -36,12 +73,12 @@ export class SimulationView implements ClusterView {
     return this.dispatched[i];
   }
   viewMatch(request: ClusterRequest, i: number): number {
-    const cached = this.engines[i].cache.matchTokens(request.segments);
-    const pending = this.pending[i].matchTokens(request.segments);
+    const cached = this.cachedTokens(request, i);
+    const pending = this.pendingTokens(request, i);
     return cached > pending ? cached : pending;
   }
   cachedMatch(request: ClusterRequest, i: number): number {
-    return this.engines[i].cache.matchTokens(request.segments);
+    return this.cachedTokens(request, i);
   }
   queueLength(i: number): number {
     return this.engines[i].waiting.length;
