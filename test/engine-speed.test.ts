@@ -141,12 +141,12 @@ describe("CacheUnion", () => {
   it("equals the walk after every change: inserts, outputs extending a prompt, partial and whole evictions, flushes", () => {
     const r = rng("running union");
     const trees = [0, 1, 2, 3].map(() => new RadixTree({ recycle: true }));
-    const keys = new Set<number>([1, 2, 3, 7, 10_001]);
+    const keys = new Set<number>([1, 2, 3, 7, 10_001, 5_000_000_000]);
     const union = new CacheUnion(keys, trees);
     for (let i = 0; i < 1500; i++) {
       const t = trees[Math.floor(r.uniform() * trees.length)];
       const system = Math.floor(r.uniform() * 3);
-      const doc = 1 + Math.floor(r.uniform() * 8);
+      const doc = r.uniform() < 0.05 ? 5_000_000_000 : 1 + Math.floor(r.uniform() * 8); // one id past the key arrays
       const own = 100 + (i % 200); // the same question again now and then: a path already in other caches
       const segs = [{ id: system + 10_000, tokens: 50 }, { id: doc, tokens: 200 + (doc % 7) }, { id: own, tokens: 1 + ((own * 7) % 90) }];
       const leaf = t.insert(segs, r.uniform() < 0.3 ? 2 : 3, i);

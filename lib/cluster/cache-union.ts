@@ -20,13 +20,20 @@ export class CacheUnion {
   /** key segments held whole by some cache */
   keys = 0;
   private readonly root: UnionNode = new RadixNode<RadixNode[]>(-1, 0, null, 0, 0, 0);
-  /** per key segment id: cache nodes holding it whole */
-  private readonly wholeKeys = new Map<number, number>();
+  /** per key segment id: cache nodes holding it whole (ids an array can index; others in the Map) */
+  private readonly wholeCount: Int32Array;
+  private readonly isKey: Uint8Array;
+  private readonly wholeOther = new Map<number, number>();
   private readonly spare: UnionNode[] = [];
 
   /** `keySegments`: the workload's key portions; the caches' roots count as a key when −1 is one (as in unionOf). */
   constructor(private readonly keySegments: ReadonlySet<number>, caches: readonly RadixTree[]) {
     if (caches.length > 0 && keySegments.has(-1)) this.keys = 1;
+    let max = -1;
+    for (const id of keySegments) if (isDirect(id) && id > max) max = id;
+    this.isKey = new Uint8Array(max + 1);
+    for (const id of keySegments) if (isDirect(id)) this.isKey[id] = 1;
+    this.wholeCount = new Int32Array(max + 1);
     for (const cache of caches) cache.onHeld = this.onHeld;
   }
 
@@ -75,15 +82,26 @@ export class CacheUnion {
     this.spare.push(u);
   }
 
+  /** One more (delta 1) or one fewer (−1) cache node holding `segment` whole. */
   private countKey(segment: number, delta: number): void {
-    if (!this.keySegments.has(segment)) return;
-    const was = this.wholeKeys.get(segment) ?? 0;
-    const now = was + delta;
-    if (now === 0) this.wholeKeys.delete(segment);
-    else this.wholeKeys.set(segment, now);
-    if (was === 0 && now > 0) this.keys++;
-    else if (was > 0 && now === 0) this.keys--;
+    let was: number;
+    if (isDirect(segment)) {
+      if (segment >= this.isKey.length || this.isKey[segment] === 0) return;
+      was = this.wholeCount[segment];
+      this.wholeCount[segment] = was + delta;
+    } else {
+      if (!this.keySegments.has(segment)) return;
+      was = this.wholeOther.get(segment) ?? 0;
+      this.wholeOther.set(segment, was + delta);
+    }
+    if (was === 0 && delta > 0) this.keys++;
+    else if (was === 1 && delta < 0) this.keys--;
   }
+}
+
+/** An id the key arrays index directly (as in bucketing.ts's KeyCounter). */
+function isDirect(id: number): boolean {
+  return id >= 0 && id < 1 << 24 && id === (id | 0);
 }
 
 function removePartial(u: UnionNode, node: RadixNode): void {
