@@ -43,6 +43,8 @@ export class ClusterRun {
   readonly warmupCount: number;
   readonly records: RequestRecord[];
   readonly outstandingAtArrival: Float64Array;
+  /** the requests' arrival times (the event loop compares the next one with the next event's time every turn) */
+  private readonly arrivals: Float64Array;
   private totalOutstanding = 0;
   lastFinish = 0;
   private next = 0;
@@ -65,6 +67,7 @@ export class ClusterRun {
     this.warmupCount = Math.min(this.n - 1, Math.floor(this.n * s.warmup));
     this.records = new Array(this.n);
     this.outstandingAtArrival = new Float64Array(this.n);
+    this.arrivals = Float64Array.from(s.requests, (r) => r.arrival);
     this.trees = this.engines.map((e) => e.cache);
     this.union = new CacheUnion(s.keySegments, this.trees);
     for (const e of this.engines) this.wireReplica(e);
@@ -140,8 +143,9 @@ export class ClusterRun {
     const n = this.n;
     const events = this.events;
     const scheduled = this.scheduled;
+    const arrivals = this.arrivals;
     while (this.next < n || events.size > 0 || scheduled.size > 0) {
-      const tArrival = this.next < n ? requests[this.next].arrival : Infinity;
+      const tArrival = this.next < n ? arrivals[this.next] : Infinity;
       const tEvent = events.peekTime();
       if (scheduled.size > 0 && scheduled.peekTime() <= tEvent && scheduled.peekTime() <= tArrival) {
         const item = scheduled.popItem() as number;
