@@ -29,10 +29,16 @@ export class CacheUnion {
   /** `keySegments`: the workload's key portions; the caches' roots count as a key when −1 is one (as in unionOf). */
   constructor(private readonly keySegments: ReadonlySet<number>, caches: readonly RadixTree[]) {
     if (caches.length > 0 && keySegments.has(-1)) this.keys = 1;
+    // forEach: a for…of over a Set allocates a result object per id outside optimized code (once per run here)
     let max = -1;
-    for (const id of keySegments) if (isDirect(id) && id > max) max = id;
-    this.isKey = new Uint8Array(max + 1);
-    for (const id of keySegments) if (isDirect(id)) this.isKey[id] = 1;
+    keySegments.forEach((id) => {
+      if (isDirect(id) && id > max) max = id;
+    });
+    const isKey = new Uint8Array(max + 1);
+    keySegments.forEach((id) => {
+      if (isDirect(id)) isKey[id] = 1;
+    });
+    this.isKey = isKey;
     this.wholeCount = new Int32Array(max + 1);
     for (const cache of caches) cache.onHeld = this.onHeld;
   }

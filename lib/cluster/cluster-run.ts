@@ -67,7 +67,8 @@ export class ClusterRun {
     this.warmupCount = Math.min(this.n - 1, Math.floor(this.n * s.warmup));
     this.records = new Array(this.n);
     this.outstandingAtArrival = new Float64Array(this.n);
-    this.arrivals = Float64Array.from(s.requests, (r) => r.arrival);
+    this.arrivals = new Float64Array(this.n);
+    for (let i = 0; i < this.n; i++) this.arrivals[i] = s.requests[i].arrival; // (Float64Array.from iterates: an object per request)
     this.trees = this.engines.map((e) => e.cache);
     this.union = new CacheUnion(s.keySegments, this.trees);
     for (const e of this.engines) this.wireReplica(e);
@@ -273,9 +274,9 @@ export class ClusterRun {
     metrics.replication = this.sampleCount > 0 && this.sumDistinct > 0 ? this.sumHeld / this.sumDistinct : NaN;
     metrics.distinctCachedTokens = this.sampleCount > 0 ? this.sumDistinct / this.sampleCount : NaN;
     metrics.distinctCachedKeys = this.sampleCount > 0 ? this.sumKeys / this.sampleCount : NaN;
-    for (const r of this.records) {
-      r.lockedNode = null;
-      r.pendingNode = null;
+    for (let i = 0; i < this.records.length; i++) {
+      this.records[i].lockedNode = null;
+      this.records[i].pendingNode = null;
     }
     let iterations = 0;
     for (const e of this.engines) iterations += e.iterations;
