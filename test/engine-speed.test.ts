@@ -1,14 +1,12 @@
 // The engine's fast paths (issue 27) against the plain computations they replace: the event queue's order, a lone
 // request's decode steps summed without a call per token, the radix node's hash index of children, and the union
-// of several caches (the replication snapshots) bucketed by segment, and the same union kept up to date as the
-// caches change (CacheUnion).
+// of several caches (the replication snapshots) bucketed by segment, and the radix tree's LRU candidates.
 import { describe, expect, it } from "vitest";
 import { EventQueue } from "../lib/core/heap";
 import { rng } from "../lib/core/rng";
 import { GPUS, MODELS } from "../lib/hardware/specs";
 import { StepModel } from "../lib/hardware/step-model";
 import { KeyCounter } from "../lib/cluster/bucketing";
-import { CacheUnion } from "../lib/cluster/cache-union";
 import { LruCandidates } from "../lib/cluster/lru-candidates";
 import { RadixNode, RadixTree } from "../lib/cluster/radix-tree";
 import { unionOf } from "../lib/cluster/timeline";
@@ -134,30 +132,6 @@ describe("unionOf", () => {
     const k = new KeyCounter(new Set([2, 9, -4, 2 ** 40]));
     for (const id of [2, 3, 2, 9, 100, -4, -4, 2 ** 40, 2 ** 41, 0.5]) k.add(id);
     expect(k.count).toBe(4);
-  });
-});
-
-describe("CacheUnion", () => {
-  it("equals the walk after every change: inserts, outputs extending a prompt, partial and whole evictions, flushes", () => {
-    const r = rng("running union");
-    const trees = [0, 1, 2, 3].map(() => new RadixTree({ recycle: true }));
-    const keys = new Set<number>([1, 2, 3, 7, 10_001, 5_000_000_000]);
-    const union = new CacheUnion(keys, trees);
-    for (let i = 0; i < 1500; i++) {
-      const t = trees[Math.floor(r.uniform() * trees.length)];
-      const system = Math.floor(r.uniform() * 3);
-      const doc = r.uniform() < 0.05 ? 5_000_000_000 : 1 + Math.floor(r.uniform() * 8); // one id past the key arrays
-      const own = 100 + (i % 200); // the same question again now and then: a path already in other caches
-      const segs = [{ id: system + 10_000, tokens: 50 }, { id: doc, tokens: 200 + (doc % 7) }, { id: own, tokens: 1 + ((own * 7) % 90) }];
-      const leaf = t.insert(segs, r.uniform() < 0.3 ? 2 : 3, i);
-      t.lock(leaf);
-      if (r.uniform() < 0.5) t.extend(leaf, { id: 5_000 + i, tokens: 20 }, i);
-      t.unlock(leaf);
-      if (r.uniform() < 0.2) t.evict(Math.floor(r.uniform() * 600));
-      if (r.uniform() < 0.01) t.evict(t.heldTokens);
-      const walked = unionOf(trees, keys);
-      expect({ distinct: union.distinct, keys: union.keys }).toEqual(walked);
-    }
   });
 });
 

@@ -29,9 +29,6 @@ export interface RadixTreeOptions<P> {
 /** Called when eviction frees tokens: `removed` is true when the node left the tree (held reached 0). */
 export type EvictionCallback<P> = (node: RadixNode<P>, evictedTokens: number, removed: boolean) => void;
 
-/** Called after a node's held tokens changed from `before` (0: the node is new) to node.held (0: it left the tree). */
-export type HeldCallback<P> = (node: RadixNode<P>, before: number) => void;
-
 export class RadixTree<P = unknown> {
   readonly root: RadixNode<P>;
   /** tokens held by all nodes */
@@ -43,8 +40,6 @@ export class RadixTree<P = unknown> {
   /** total tokens evicted so far */
   evictedTokens = 0;
   onEvict: EvictionCallback<P> | null = null;
-  /** every change of a node's held tokens (the simulator's running union of the replicas' caches) */
-  onHeld: HeldCallback<P> | null = null;
   private readonly evictable: boolean;
   private readonly createPayload?: (node: RadixNode<P>) => P;
   private readonly check: boolean;
@@ -113,11 +108,9 @@ export class RadixTree<P = unknown> {
   }
 
   private restore(node: RadixNode<P>): number {
-    const before = node.held;
-    const missing = node.tokens - before;
+    const missing = node.tokens - node.held;
     node.held = node.tokens;
     this.heldTokens += missing;
-    if (this.onHeld !== null) this.onHeld(node, before);
     return missing;
   }
 
@@ -136,7 +129,6 @@ export class RadixTree<P = unknown> {
       this.nodeCount++;
       this.heldTokens += s.tokens;
       this.lastInsertAdded = s.tokens;
-      if (this.onHeld !== null) this.onHeld(c, 0);
     } else {
       if (this.check && c.tokens !== s.tokens) throw new Error(`segment ${s.id}: ${s.tokens} tokens, tree has ${c.tokens}`);
       this.lastInsertAdded = c.held < c.tokens ? this.restore(c) : 0;
@@ -183,12 +175,10 @@ export class RadixTree<P = unknown> {
         this.evictedTokens += amount;
         if (this.onEvict !== null) this.onEvict(leaf, amount, true);
         leaf.held = 0;
-        if (this.onHeld !== null) this.onHeld(leaf, amount);
         this.detach(leaf);
         if (this.spare !== null) this.spare.push(leaf);
       } else {
         leaf.held -= want;
-        if (this.onHeld !== null) this.onHeld(leaf, leaf.held + want);
         freed += want;
         this.heldTokens -= want;
         this.evictedTokens += want;
@@ -205,10 +195,8 @@ export class RadixTree<P = unknown> {
     let n: RadixNode<P> | null = node;
     while (n !== null && n.parent !== null && n.refs === 0 && n.isLeaf) {
       const parent: RadixNode<P> = n.parent;
-      const before = n.held;
-      this.heldTokens -= before;
+      this.heldTokens -= n.held;
       n.held = 0;
-      if (this.onHeld !== null) this.onHeld(n, before);
       this.detach(n);
       if (this.spare !== null) this.spare.push(n);
       n = parent;
