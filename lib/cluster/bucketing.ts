@@ -36,8 +36,7 @@ export function unionDistinct(roots: readonly RadixNode[], keys: KeyCounter): nu
     const start = groupStart[groups];
     const length = groupLength[groups];
     distinct += groupHead(start, length, keys);
-    groupChildren(start, length, start + length, keys);
-    distinct += singlesSum;
+    distinct += groupChildren(start, length, start + length, keys);
   }
   // no references kept to the caches' nodes once the snapshot is taken (the scratch lists are as long as the
   // most they ever held)
@@ -60,12 +59,10 @@ function groupHead(start: number, length: number, keys: KeyCounter): number {
   return held;
 }
 
-/** tokens of the children held by one cache only, summed by the last groupChildren call */
-let singlesSum = 0;
-
 /** Buckets the children of the group at stack[start … start + length) by segment: a child only one cache has is
- * summed at once (into singlesSum), the others become groups placed on the stack from `top` up. */
-function groupChildren(start: number, length: number, top: number, keys: KeyCounter): void {
+ * summed at once (the tokens of those subtrees are returned), the others become groups placed on the stack from
+ * `top` up. */
+function groupChildren(start: number, length: number, top: number, keys: KeyCounter): number {
   if (++generation === 0x7fffffff) {
     mark.fill(0);
     generation = 1;
@@ -111,8 +108,7 @@ function groupChildren(start: number, length: number, top: number, keys: KeyCoun
       at += counts[k];
     }
   }
-  singlesSum = sum;
-  if (at === top) return;
+  if (at === top) return sum;
   // the groups are filled in the order their children come, not position by position
   while (stack.length < at) stack.push(null as unknown as RadixNode);
   for (let j = start; j < start + length; j++) {
@@ -125,6 +121,7 @@ function groupChildren(start: number, length: number, top: number, keys: KeyCoun
       if (counts[k] > 1) setAt(stack, starts[k]++, c);
     }
   }
+  return sum;
 }
 
 /** A subtree held by one cache only: every held token is distinct. */
