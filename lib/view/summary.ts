@@ -1,6 +1,7 @@
 // Compact verdicts for the summary page (07): a few chosen claims of a demo, one line each — the verdict, the claim,
 // and our figures, or its reason when it does not hold — and, for a pitfall, a link to the section that shows it.
 import type { ClaimResult, Table } from "../core/table";
+import { DemoParams, runDemoForClaims } from "../demos/registry";
 import { verdictBadge } from "./claims";
 import { displayMarkdown } from "./display";
 
@@ -57,4 +58,10 @@ export function claimLinesMarkdown(t: Table, ids: readonly string[], link?: Sect
 /** Shows the chosen claims of a demo's run, one line each (the summary's evidence, a pitfall's verdict). */
 export function claimLines(t: Table, ids: readonly string[], link?: SectionLink): void {
   displayMarkdown(claimLinesMarkdown(t, ids, link));
+}
+
+/** Runs demo `id` as far as the claims `ids` need (only the workloads, configurations … they read, unless an earlier
+ * notebook's full run is in the result cache) and shows them, one line each: what 07 shows, computed alone. */
+export function claimLinesOf(id: string, params: DemoParams, ids: readonly string[], link?: SectionLink): void {
+  claimLines(runDemoForClaims(id, params, ids), ids, link);
 }

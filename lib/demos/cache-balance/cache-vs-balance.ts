@@ -224,6 +224,8 @@ export const loadVsCache = defineDemo({
     };
   },
   claims: CLAIMS_021,
+  // 07 shows pure-affinity-collapse alone: it reads prefix affinity's rows, each (workload, seed, router) run its own
+  narrowForClaims: (ids, p) => (ids.length > 0 && ids.every((id) => id === "pure-affinity-collapse") && p.policies.includes("prefixAffinity") ? { policies: ["prefixAffinity"] } : undefined),
 });
 
 /** The demos of 代码 02 the lecture names (演示 1–4), in order. */

@@ -334,4 +334,10 @@ export const policiesDemo = defineDemo({
       },
     },
   ],
+  // 07 shows round-robin-fragile alone: it reads the heavy-tailed rows of random and round robin, each policy's runs
+  // being its own (same arrivals and sizes per seed whatever the other policies)
+  narrowForClaims: (ids, p) =>
+    ids.length > 0 && ids.every((id) => id === "round-robin-fragile") && p.sizes.includes("boundedPareto") && p.policies.includes("random") && p.policies.includes("roundRobin")
+      ? { sizes: ["boundedPareto"], policies: ["random", "roundRobin"] }
+      : undefined,
 });

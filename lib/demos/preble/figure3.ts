@@ -5,7 +5,7 @@ import { displayName } from "../../core/glossary";
 import type { Row, Table } from "../../core/table";
 import { configurationRun } from "../../cluster/preble/runs";
 import { simulateConfigurations } from "../../cluster/preble/memo";
-import { addRatios, BASELINES, Fig3Params, FIGURE3_CLAIMS, RATIO_CONFIGURATIONS, RELEASED_OF, releasedCells } from "./figure3-claims";
+import { addRatios, BASELINES, Fig3Params, FIGURE3_CLAIMS, figure3ForClaims, RATIO_CONFIGURATIONS, RELEASED_OF, releasedCells } from "./figure3-claims";
 import { f } from "../claims";
 import { COLUMNS, CONFIGURATIONS_RANGE, checkConfigurations, checkWorkloads, configurationsNote, OVERLOAD_NOTE, meanOf, REPLICAS_DOC, requestsFor, SEED_DOC, seedsOf, WARMUP_NOTE, WORKLOADS_RANGE } from "./common";
 import { defineDemo } from "../registry";
@@ -141,4 +141,5 @@ export const figure3Demo = defineDemo<Fig3Params>({
     };
   },
   claims: FIGURE3_CLAIMS,
+  narrowForClaims: figure3ForClaims,
 });
