@@ -152,6 +152,7 @@ export const loadVsCache = defineDemo({
   id: "02.1",
   section: "§2.2",
   title: "只看负载 vs 缓存感知的路由",
+  // Size: 3 seeds; 1,200 / 2,000 / 4,000 requests ≈ 20 minutes of arrivals at the lecture's rates, so the caches fill and the collapse shows as overload; the claims compare policies on seed means.
   defaults: {
     ...section2Defaults(),
     policies: [...LOAD_ONLY_POLICIES, "prefixAffinity", "thresholdAffinity"] as RouterChoice[],

@@ -122,6 +122,7 @@ export const thresholdSweep = defineDemo({
   id: "02.3",
   section: "§2.3",
   title: "亲和阈值 θ：匹配 ÷ 提示 ≥ θ 才去匹配最长的副本",
+  // Size: 02.1's workloads, rates and request counts (the same runs at θ = 0.5), 3 seeds: the plateau is judged on seed means.
   defaults: {
     ...section2Defaults(),
     thresholds: [0.1, 0.25, 0.5, 0.75, 0.9],

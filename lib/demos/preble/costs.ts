@@ -181,6 +181,7 @@ export const costTermsDemo = defineDemo<CostParams>({
   id: "03.2",
   section: "§3.3–§3.4",
   title: "负载代价 L、M、P 各有多大，以及 prefill/decode 搭配的开与关",
+  // Size: cost decisions from one run per workload at 03.1's sizes (shared runs); 3 pairing seeds: the pairing P99 claims are judged on seed means.
   defaults: {
     parts: ["costs", "pairing"],
     readings: ["lecture", "released"],

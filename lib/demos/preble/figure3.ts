@@ -23,6 +23,7 @@ export const figure3Demo = defineDemo<Fig3Params>({
   id: "03.1",
   section: "§3.6",
   title: "论文图 3 的纸上版：各负载、请求率、配置下的平均与 P99 延迟",
+  // Size: every run covers ≥ 200 s of arrivals (longer than the window H = 180 s) and ≥ 1,000 requests; 3 ratio seeds where the baseline is not overloaded: the four ratio claims are judged on seed means and report how many seeds agree.
   defaults: {
     readings: ["lecture", "released"],
     workloads: ["longDocQA", "videoQA", "toolCalling", "programming", "agent"],

@@ -19,6 +19,7 @@ export const llmSelectorCase = defineDemo({
   id: "04.1",
   section: "§4.4",
   title: "定位-求解案例：LLMSelector 与贪心（模型 A–E）",
+  // Size: the case study's 100 / 200 questions; 12 sweep seeds for the plateau claim (another draw of questions each).
   defaults: { seed: selectorWorldData().caseStudy.seed, train: 100, test: 200, q: 1, lowQ: 0.8, gamma: 0.5, sweepSeeds: 12 },
   describe: {
     seed: SEED_DOC,

@@ -38,6 +38,7 @@ export const llmSelectorNoisyDiagnoser = defineDemo({
   id: "04.3",
   section: "§4.4",
   title: "诊断器不准时：LLMSelector 的预算与准确率（判断每次重来，或按提示缓存）",
+  // Size: 3 seeds × 10 pools × 2 runs at each q: budgets are compared on means over pools and runs.
   defaults: {
     seed: selectorWorldData().randomPools.seed,
     seeds: 3,

@@ -25,6 +25,7 @@ export const herdingAtEachLevel = defineDemo({
   id: "05.3",
   section: "§5",
   title: "教训：所有决定追逐同一个最优就会扎堆——每个层次上的扎堆与解药",
+  // Size: no size of its own: 01.4, 02.1, 03.3 at their defaults (or only the rows read, runDemoSmaller) and 04.4 with `pools` pools.
   defaults: { seed: 1, pools: 10 },
   describe: {
     seed: { meaning: "派发模拟与集群模拟的种子（传给演示 01.4、02.1、03.3）", range: "整数" },
@@ -134,6 +135,7 @@ export const simpleRulesTakeMost = defineDemo({
   id: "05.4",
   section: "§5",
   title: "教训：简单规则拿走大部分收益——每个层次上简单规则与精巧设计的对比",
+  // Size: no size of its own: 01.2, 03.1, 04.1, 05.2 at their defaults (or only the rows read) and 04.2 with 3 seeds × `pools` pools.
   defaults: { seed: 1, pools: 10, runsPerPool: 3 },
   describe: {
     seed: { meaning: "派发模拟与集群模拟的种子（传给演示 01.2、03.1）", range: "整数" },
@@ -273,6 +275,7 @@ export const informationAndFreshness = defineDemo({
   id: "05.5",
   section: "§5",
   title: "教训：信息决定上限，新鲜度决定会不会出事——每个层次需要的信息",
+  // Size: no size of its own: 01.3, 02.1, 04.3, 05.2 at their defaults (or only the rows read).
   defaults: { seed: 1, staleInterval: 4 },
   describe: {
     seed: { meaning: "派发模拟与集群模拟的种子（传给演示 01.3、02.1）", range: "整数" },
