@@ -84,3 +84,18 @@ describe("07's single claims of 01.2 and 02.1 computed alone are the full run's"
     });
   }
 });
+
+describe("07's pairing claim of 03.2 and budget claim of 04.3 computed alone show the full run's line", { timeout: 300_000 }, () => {
+  for (const [id, params, claim] of [["03.2", { parts: ["pairing"] }, "pairing-hurts-long"], ["04.3", { seed: 7 }, "budget-grows"]] as const) {
+    it(`${id} ${claim}`, () => {
+      const cut = withCache(false, () => runDemoForClaims(id, params, [claim]));
+      const all = withCache(true, () => runDemo(id, params));
+      expect(cut.params).not.toEqual(all.params);
+      // what 07 shows: the claim's line (its first reading)
+      expect(claimLinesMarkdown(cut, [claim])).toBe(claimLinesMarkdown(all, [claim]));
+      const [a, b] = [cut, all].map((t) => t.claims?.find((x) => x.id === claim));
+      expect(a?.verdict).toBe(b?.verdict);
+      if (id === "03.2") expect(a).toEqual(b);
+    });
+  }
+});

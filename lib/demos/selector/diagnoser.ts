@@ -225,4 +225,7 @@ export const llmSelectorNoisyDiagnoser = defineDemo({
       },
     },
   ],
+  // 07 shows budget-grows alone, and a summary line shows a claim's first reading only: with fresh verdicts first, the
+  // cached runs (their own loop, same seeds) are not needed for it
+  narrowForClaims: (ids, p) => (ids.length > 0 && ids.every((id) => id === "budget-grows") && p.verdicts[0] === "fresh" && p.verdicts.length > 1 ? { verdicts: ["fresh"] } : undefined),
 });
