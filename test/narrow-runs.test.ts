@@ -99,3 +99,11 @@ describe("07's pairing claim of 03.2 and budget claim of 04.3 computed alone sho
     });
   }
 });
+
+describe("a cut never makes a reader's parameters fail", () => {
+  it("03.1 without the workloads the claims read is not cut (the full run says what is missing)", () => {
+    const p = { ...getDemo("03.1").defaults, workloads: ["programming"] };
+    expect(getDemo("03.1").narrowForClaims?.(["long-video-gain-most"], p)).toBeUndefined();
+    expect(getDemo("03.1").narrowForClaims?.(["gap-at-video-8"], { ...getDemo("03.1").defaults, workloads: ["videoQA", "agent"] })).toEqual({ workloads: ["videoQA"], configurations: ["baseline", "baselinePaper", "e2+rebalance", "preble"] });
+  });
+});

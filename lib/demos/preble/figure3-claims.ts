@@ -338,5 +338,7 @@ export function figure3ForClaims(ids: readonly string[], p: Fig3Params): Partial
   if (ids.length === 0 || !ids.every((id) => id in CLAIM_NEEDS)) return undefined;
   const workloads = new Set(ids.flatMap((id) => CLAIM_NEEDS[id].workloads));
   const configurations = new Set<string>([...BASELINES.map((b) => b.id), ...ids.flatMap((id) => CLAIM_NEEDS[id].configurations)]);
-  return { workloads: p.workloads.filter((w) => workloads.has(w)), configurations: p.configurations.filter((c) => configurations.has(c)) };
+  const cut = { workloads: p.workloads.filter((w) => workloads.has(w)), configurations: p.configurations.filter((c) => configurations.has(c)) };
+  // none of them asked for: the full run says which workload or configuration the claims need
+  return cut.workloads.length > 0 && cut.configurations.length > 0 ? cut : undefined;
 }
