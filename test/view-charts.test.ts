@@ -30,6 +30,14 @@ describe("chart helpers", () => {
     expect(e.arrayminus[0]).toBeCloseTo(0.05);
     expect(lines(t, { x: "rank", y: "share", group: "policy", where: { policy: "roundRobin" } }).data.length).toBe(1);
   });
+  it("pointLabel names every point of a scatter beside its marker (and so in its hover), by the column's display", () => {
+    const f = lines(t, { x: "rank", y: "hit", group: "replica", mode: "markers", pointLabel: "policy" });
+    checkFigure(f);
+    expect(f.data.map((d) => d.mode)).toEqual(["markers+text", "markers+text"]);
+    expect(f.data.flatMap((d) => d.text as string[]).sort()).toEqual(["轮转", "轮转", "阈值亲和"]);
+    expect(f.data.every((d) => (d.text as string[]).length === (d.x as unknown[]).length)).toBe(true);
+    expect(lines(t, { x: "rank", y: "hit", group: "replica" }).data[0].text).toBeUndefined();
+  });
   it("facetLines draws one panel per facet value, with the error bars of each group's rows", () => {
     const f = facetLines(t, { facet: "replica", x: "rank", y: "hit", group: "policy", errorLow: "hitMin", errorHigh: "hitMax" });
     checkFigure(f);
