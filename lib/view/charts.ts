@@ -5,6 +5,7 @@ import { displayName } from "../core/glossary";
 import { headerText } from "./table";
 import type { Figure } from "./figure/figure";
 import { seriesLook } from "./figure/palette";
+import { pointLabelTraces } from "./figure/point-labels";
 
 function column(table: Table, key: string): Column {
   const c = table.columns.find((col) => col.key === key);
@@ -126,11 +127,11 @@ export function lines(all: Table, o: ChartOptions): Figure {
   const table = selected(all, o);
   const gs = groups(table, o.group);
   const data: Figure["data"] = [];
+  const named = o.pointLabel ? pointLabelTraces(gs.map((g) => g.rows), o.x, o.y, (r) => label(table, o.pointLabel as string, r[o.pointLabel as string]), o.mode ?? "lines+markers") : [];
   gs.forEach((g, i) => {
     const look = seriesLook(i, gs.length);
     const color = o.dashed ? { line: { color: look.color, ...(look.dash !== "solid" ? { dash: look.dash } : {}) }, marker: { color: look.color } } : {};
-    const named = o.pointLabel ? { mode: `${o.mode ?? "lines+markers"}+text`, text: g.rows.map((r) => label(table, o.pointLabel as string, r[o.pointLabel as string])), textposition: "top center", textfont: { size: 10 } } : {};
-    data.push({ type: "scatter", mode: o.mode ?? "lines+markers", name: g.name, x: g.rows.map((r) => r[o.x]), y: g.rows.map((r) => r[o.y]), ...errorBars(table, o, g.rows), ...color, ...named });
+    data.push({ type: "scatter", mode: o.mode ?? "lines+markers", name: g.name, x: g.rows.map((r) => r[o.x]), y: g.rows.map((r) => r[o.y]), ...errorBars(table, o, g.rows), ...color, ...(named[i] ?? {}) });
     if (o.dashed) {
       const name = `${g.name ? `${g.name} · ` : ""}${headerText(column(table, o.dashed))}`;
       data.push({ type: "scatter", mode: "lines", name, x: g.rows.map((r) => r[o.x]), y: g.rows.map((r) => r[o.dashed as string]), line: { color: look.color, dash: "dot" } });

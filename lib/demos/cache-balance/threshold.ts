@@ -35,7 +35,7 @@ function plateau(t: Table, p: { thresholds: number[] }, mid: number[]) {
     holds: worst < 0.1,
     why: `${displayName(worstAt)}在 θ = ${mid.join("、")} 之间平均延迟${seedCount > 1 ? `（${seedCount} 个种子的均值）` : ""}最多相差 ${pct(worst)}，超过 10%`,
     ours: seedCount > 1
-      ? `${seedCount} 个种子的平均延迟取均值后，在这几个 θ 之间最多相差：${parts.join("；")}（均值抵消了各种子错开的起伏，所以可以小于每个种子单独算的差）`
+      ? `${seedCount} 个种子的平均延迟取均值后（均值抵消了各种子错开的起伏，可以小于每个种子单独算的差），在这几个 θ 之间最多相差：${parts.join("；")}`
       : `平均延迟在这几个 θ 之间最多相差：${parts.join("；")}`,
     remark: worst >= 0.1 ? `${displayName(worstAt)}超出 10%` : undefined,
     seeds: seedsAgreeingAll(gaps, (g) => g < 0.1),
