@@ -1,16 +1,16 @@
-// Text beside each point of a scatter (e.g. the allocation "A+B" at its cost and accuracy): above the marker, or
-// below it where another point sits just above — so that two close points' labels do not print over each other.
+// Text beside each point of a scatter (e.g. the allocation "A+B" at its cost and accuracy): above the marker; below it
+// where another point sits just above; to its right where points sit just above and just below — so that the labels
+// of close points do not print over each other or over a neighbouring marker.
 
-/** Where each point's label goes ("top center" or "bottom center"), given every point of the chart. */
+/** Where each point's label goes ("top center", "bottom center" or "middle right"), given every point of the chart. */
 export function labelPositions(points: ReadonlyArray<{ x: number; y: number }>): string[] {
   const xs = points.map((p) => p.x);
   const ys = points.map((p) => p.y);
   const xSpan = Math.max(...xs) - Math.min(...xs) || 1;
   const ySpan = Math.max(...ys) - Math.min(...ys) || 1;
-  return points.map((p, i) => {
-    const crowdedAbove = points.some((q, j) => j !== i && Math.abs(q.x - p.x) <= 0.04 * xSpan && q.y > p.y && q.y - p.y <= 0.08 * ySpan);
-    return crowdedAbove ? "bottom center" : "top center";
-  });
+  const near = (p: { x: number; y: number }, i: number, side: 1 | -1) =>
+    points.some((q, j) => j !== i && Math.abs(q.x - p.x) <= 0.04 * xSpan && side * (q.y - p.y) > 0 && Math.abs(q.y - p.y) <= 0.08 * ySpan);
+  return points.map((p, i) => (!near(p, i, 1) ? "top center" : !near(p, i, -1) ? "bottom center" : "middle right"));
 }
 
 /** The text settings of each group's trace: every row's label (`text(row)`) at its position among all the groups'
