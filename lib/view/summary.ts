@@ -2,7 +2,7 @@
 // and our figures, or its reason when it does not hold — and, for a pitfall, a link to the section that shows it.
 import type { ClaimResult, Table } from "../core/table";
 import { DemoParams, runDemoForClaims } from "../demos/registry";
-import { verdictBadge } from "./claims";
+import { verdictBadge, verdictReason } from "./claims";
 import { displayMarkdown } from "./display";
 
 /** Where a line points: the notebook section that shows the demo in full. */
@@ -41,7 +41,8 @@ function claimOf(t: Table, id: string): ClaimResult | string {
 /** One claim in a line: verdict, what it says, and our figures — or, when it does not hold, why. The first reading
  * only (the lecture's); the notebooks show the others. */
 export function claimLine(c: ClaimResult): string {
-  const detail = c.verdict !== "holds" && c.why ? `原因：${c.why}` : c.ours !== "—" ? c.ours : c.reason ?? "";
+  const reason = verdictReason(c);
+  const detail = reason ? `原因：${reason}` : c.ours !== "—" ? c.ours : "";
   return `${verdictBadge(c.verdict)} · ${c.says}${detail ? `——${detail}` : ""}`;
 }
 
