@@ -362,3 +362,321 @@ describe("gateway prefix scorer", () => {
     expect(out[0]).toBe(12);
   });
 });
+
+/** A segment id ≥ from whose hash-map order (sgl-router's "first tenant") puts worker a before worker b. */
+function segmentOrdering(a: number, b: number, from = 7000): number {
+  let seg = from;
+  while (tenantOrderKey(seg, a) > tenantOrderKey(seg, b)) seg++;
+  return seg;
+}
+/** The time `worker` was last sent the node's prefix (NaN: not a tenant) — the tenant tree's payload by contract. */
+function accessTime(node: { payload: unknown }, worker: number): number {
+  return (node.payload as Float64Array)[worker];
+}
+
+describe("SGLang router: options and variants", () => {
+  const ctx = { replicas: 2, rng: rng(1), step: new StepModel(MISTRAL_7B, A6000), kvCapacity: CAPACITY };
+  it("checks every option against its range, at the boundary", () => {
+    const ok = (o: Record<string, unknown>) => new SglangRouter(2, o).options;
+    expect(ok({ cacheThreshold: 0 }).cacheThreshold).toBe(0);
+    expect(ok({ cacheThreshold: 1 }).cacheThreshold).toBe(1);
+    expect(() => ok({ cacheThreshold: -0.01 })).toThrow(/cacheThreshold/);
+    expect(ok({ balanceAbs: 0 }).balanceAbs).toBe(0);
+    expect(() => ok({ balanceAbs: -1 })).toThrow(/balanceAbs/);
+    expect(() => ok({ balanceAbs: 1.5 })).toThrow(/balanceAbs/);
+    expect(ok({ balanceRel: 1 }).balanceRel).toBe(1);
+    expect(() => ok({ balanceRel: 0.99 })).toThrow(/balanceRel/);
+    expect(ok({ evictionInterval: 0.001 }).evictionInterval).toBe(0.001);
+    expect(() => ok({ evictionInterval: 0 })).toThrow(/evictionInterval/);
+    expect(ok({ maxTreeTokens: 0 }).maxTreeTokens).toBe(0);
+    expect(() => ok({ maxTreeTokens: -1 })).toThrow(/maxTreeTokens/);
+    expect(() => ok({ onMiss: "random" })).toThrow(/onMiss/);
+    expect(() => ok({ hitTenant: "last" })).toThrow(/hitTenant/);
+    expect(ok({ onMiss: "smallestTree", tieBreak: "index", hitTenant: "hashOrder", balanceAbs: 3, balanceRel: 2, cacheThreshold: 0.5 })).toEqual({
+      ...SGLANG_ROUTER_DEFAULTS,
+      onMiss: "smallestTree",
+      tieBreak: "index",
+      hitTenant: "hashOrder",
+      balanceAbs: 3,
+      balanceRel: 2,
+      cacheThreshold: 0.5,
+    });
+  });
+
+  it("the three registered releases are one router with their option sets, and a given option still wins", () => {
+    const today = createRouter("sglangRouter", ctx, {}) as SglangRouter;
+    expect(today.options).toEqual(SGLANG_ROUTER_DEFAULTS);
+    expect(today.name).toBe("sglangRouter");
+    const late = createRouter("sglangRouterLate2025", ctx, { cacheThreshold: 0.5 }) as SglangRouter;
+    expect(late.options).toEqual({ ...SGLANG_ROUTER_DEFAULTS, tieBreak: "index", hitTenant: "hashOrder", cacheThreshold: 0.5 });
+    expect(late.name).toBe("sglangRouterLate2025");
+    const old = createRouter("sglangRouterSmallestTree", ctx, { balanceAbs: 8 }) as SglangRouter;
+    expect(old.options).toEqual({ ...SGLANG_ROUTER_DEFAULTS, onMiss: "smallestTree", tieBreak: "index", hitTenant: "hashOrder", balanceAbs: 8 });
+    expect(old.name).toBe("sglangRouterSmallestTree");
+    expect(old.replicas).toBe(2);
+  });
+});
+
+describe("SGLang router: the least loaded, the smallest tree, the hit's tenant", () => {
+  it("least loaded: load first, then requests routed there, then the lowest index; the index tie-break ignores what was routed", () => {
+    const r = new SglangRouter(3);
+    r.processed.set([3, 1, 2]);
+    expect(r.leastLoaded(view(3, { inFlight: [1, 1, 1] }))).toBe(1); // all at load 1: fewest routed (1)
+    r.processed.set([2, 2, 1]);
+    expect(r.leastLoaded(view(3, { inFlight: [1, 1, 1] }))).toBe(2);
+    r.processed.set([2, 2, 2]);
+    expect(r.leastLoaded(view(3, { inFlight: [1, 1, 1] }))).toBe(0); // (1, 2) everywhere: the lowest index
+    r.processed.set([5, 0, 0]);
+    expect(r.leastLoaded(view(3, { inFlight: [1, 2, 2] }))).toBe(0); // load before routed counts: 1 < 2 although 5 > 0
+    r.processed.set([5, 4, 0]);
+    expect(r.leastLoaded(view(3, { inFlight: [2, 1, 2] }))).toBe(1);
+    const late = new SglangRouter(3, SGLANG_LATE_2025, "sglangRouterLate2025");
+    late.processed.set([3, 1, 2]);
+    expect(late.leastLoaded(view(3, { inFlight: [1, 1, 1] }))).toBe(0);
+    expect(late.leastLoaded(view(3, { inFlight: [2, 1, 1] }))).toBe(1);
+  });
+
+  it("smallest tree: the fewest tokens, ties to the lowest index", () => {
+    const r = new SglangRouter(3, { onMiss: "smallestTree" });
+    r.tree.insert(request([[1, 50]]).segments, 0, 0);
+    r.tree.insert(request([[2, 30]]).segments, 1, 0);
+    r.tree.insert(request([[3, 30]]).segments, 2, 0);
+    expect(r.smallestTree()).toBe(1); // 50, 30, 30
+    r.tree.insert(request([[4, 1]]).segments, 1, 0);
+    expect(r.smallestTree()).toBe(2); // 50, 31, 30
+  });
+
+  it("the hit's tenant: −1 at the root; the creator, worker 0 included, while it is a tenant; else the first in hash order", () => {
+    const r = new SglangRouter(3);
+    expect(r.hitTenant(r.tree.tree.root)).toBe(-1);
+    expect(r.firstTenant(r.tree.tree.root)).toBe(-1);
+    expect(r.tree.lastTenant(r.tree.tree.root)).toBe(-1);
+    expect(r.tree.tenantsOf(r.tree.tree.root)).toEqual([]);
+    // worker 0 creates the node, worker 2 joins it, and hash order puts 2 first: the creator 0 still gets the hit
+    const seg = segmentOrdering(2, 0);
+    r.tree.insert([{ id: seg, tokens: 10 }], 0, 0);
+    const node = r.tree.insert([{ id: seg, tokens: 10 }], 2, 1);
+    expect(r.tree.tenantsOf(node)).toEqual([0, 2]);
+    expect(r.firstTenant(node)).toBe(2);
+    expect(r.hitTenant(node)).toBe(0);
+    expect(new SglangRouter(3, { hitTenant: "hashOrder" }).firstTenant(node)).toBe(2);
+  });
+});
+
+describe("SGLang router: the background eviction and the tenant touched by a match", () => {
+  it("evicts every evictionInterval seconds of simulated time, on the next decision at or after each multiple", () => {
+    // cap 0: every eviction empties the tree; each decision then inserts one 10-token prompt
+    const r = new SglangRouter(2, { maxTreeTokens: 0, evictionInterval: 10 });
+    const at = (now: number, id: number) => {
+      r.route(request([[id, 10]]), view(2, { now }));
+      return r.tree.evictions;
+    };
+    expect(at(0, 1)).toBe(0); // → worker 0
+    expect(at(10, 2)).toBe(1); // 10 ≥ 10: prompt 1 evicted; next at 20
+    expect(at(19.9, 3)).toBe(1);
+    expect(at(20, 4)).toBe(3); // prompts 2 and 3
+    expect(at(45, 5)).toBe(4); // prompt 4; next at 50, not 55
+    expect(at(49, 6)).toBe(4);
+    expect(at(50, 7)).toBe(6); // prompts 5 and 6
+    expect(r.stats().treeEvictions).toBe(6);
+    expect(r.tree.sizeTokens[0] + r.tree.sizeTokens[1]).toBe(10); // only prompt 7 left
+  });
+
+  it("a match touches the matched tenant even when the request goes elsewhere (prefix_match), so its path outlives an older leaf", () => {
+    const build = (cap: number) => {
+      const r = new SglangRouter(2, { maxTreeTokens: cap, evictionInterval: 10 });
+      r.tree.insert(request([[1, 50]]).segments, 0, 1); // A, worker 0, at 1
+      r.tree.insert(request([[2, 50]]).segments, 0, 2); // B, worker 0, at 2
+      // 50 / 200 = 0.25 ≤ 0.3: a miss, sent to worker 1 (fewer in flight); worker 0 matched A and is touched at 3
+      expect(r.route(request([[1, 50], [3, 150]]), view(2, { now: 3, inFlight: [1, 0] }))).toBe(1);
+      expect(r.lastDecision).toMatchObject({ kind: "miss", matched: 50, worker: 1 });
+      r.route(request([[9, 10]]), view(2, { now: 10, inFlight: [1, 0] })); // the eviction runs first
+      return r;
+    };
+    const r = build(50);
+    // worker 0: 100 tokens > 50 → its least recent leaf goes: B (2), not A (touched at 3)
+    expect(r.tree.matchFor(request([[1, 50]]).segments, 0).tokens).toBe(50);
+    expect(r.tree.matchFor(request([[2, 50]]).segments, 0).tokens).toBe(0);
+    // cap 0: A must go too, so its touch at 3 must have queued it as a leaf again
+    expect(build(0).tree.sizeTokens[0]).toBe(0);
+  });
+});
+
+describe("SGLang router: its decision counts and diagnostics", () => {
+  it("counts imbalanced, hit and miss decisions and the requests routed to each worker", () => {
+    const r = new SglangRouter(2);
+    r.route(request([[1, 100]]), view(2, { inFlight: [0, 0] })); // miss → 0
+    r.route(request([[1, 100], [2, 10]]), view(2, { inFlight: [1, 0] })); // 100/110 > 0.3: hit → 0
+    r.route(request([[3, 100]]), view(2, { inFlight: [70, 0] })); // 70 − 0 > 64 and 70 > 0: imbalanced → 1
+    expect(r.stats()).toMatchObject({ imbalanced: 1, hit: 1, miss: 1, treeTokens: [110, 100], treeEvictions: 0, treeNodes: 3 });
+    expect(Array.from(r.processed)).toEqual([2, 1]);
+  });
+
+  it("a stale hit: the worker's real match (with what is on its way) is below half the tree's match — exactly half is not stale", () => {
+    const r = new SglangRouter(2);
+    r.tree.insert(request([[1, 100]]).segments, 1, 0);
+    r.route(request([[1, 100], [2, 100]]), view(2, { viewMatch: [0, 50] })); // 50 = 0.5 × 100
+    expect(r.lastDecision).toMatchObject({ kind: "hit", worker: 1, matched: 100 });
+    expect(r.stats().staleHits).toBe(0);
+    r.route(request([[1, 100], [3, 100]]), view(2, { viewMatch: [0, 49] }));
+    expect(r.stats().staleHits).toBe(1);
+    r.route(request([[1, 100], [4, 100]]), view(2, { viewMatch: [100, 49] })); // another worker's cache does not count
+    expect(r.stats().staleHits).toBe(2);
+  });
+
+  it("misses to the busiest, above the mean, and what a random choice would score, on hand-made loads", () => {
+    // the smallest-tree rule, so that the tree sizes (not the load) say where a miss goes: worker 3 (50 tokens)
+    const missTo3 = (load: number[]) => {
+      const r = new SglangRouter(4, { onMiss: "smallestTree" });
+      [100, 100, 100, 50].forEach((tokens, w) => r.tree.insert(request([[600 + w, tokens]]).segments, w, 0));
+      expect(r.route(request([[700, 10]]), view(4, { inFlight: load }))).toBe(3);
+      const s = r.stats();
+      return [s.missesToBusiest, s.missesAboveMean, s.missesToBusiestByChance];
+    };
+    // loads 3, 3, 1, 0 (mean 1.75): worker 3 is neither the busiest nor above the mean; 2 of 4 are the busiest
+    expect(missTo3([3, 3, 1, 0])).toEqual([0, 0, 2 / 4]);
+    // 1, 1, 1, 2 (mean 1.25): the busiest, above the mean; 1 of 4 is the busiest
+    expect(missTo3([1, 1, 1, 2])).toEqual([1, 1, 1 / 4]);
+    // all 2: at the maximum, but nobody is less busy, and at the mean, not above it — nothing counted
+    expect(missTo3([2, 2, 2, 2])).toEqual([0, 0, 0]);
+    // 4, 0, 2, 2 (mean 2): at the mean, not above it; 1 of 4 is the busiest
+    expect(missTo3([4, 0, 2, 2])).toEqual([0, 0, 1 / 4]);
+    // the chance score adds up over misses: 2/4 + 1/4
+    const r = new SglangRouter(4, { onMiss: "smallestTree" });
+    r.route(request([[701, 10]]), view(4, { inFlight: [3, 3, 1, 0] }));
+    r.route(request([[702, 10]]), view(4, { inFlight: [4, 0, 2, 2] }));
+    expect(r.stats().missesToBusiestByChance).toBe(0.75);
+  });
+});
+
+describe("tenant tree: insert, match, touch, evict", () => {
+  const segs = (...s: Array<[number, number]>) => s.map(([id, tokens]) => ({ id, tokens }));
+
+  it("a token limit indexes only the segments that start below it, and counts only the tokens below it", () => {
+    const t = new TenantTree(1, { tokenLimit: 100 });
+    t.insert(segs([1, 60], [2, 40], [3, 50]), 0, 0); // segment 3 starts at 100: not below the limit
+    expect(t.tree.nodeCount).toBe(2);
+    expect(t.sizeTokens[0]).toBe(100);
+    const u = new TenantTree(1, { tokenLimit: 90 });
+    const leaf = u.insert(segs([1, 60], [2, 40], [3, 50]), 0, 0);
+    expect(u.tree.nodeCount).toBe(2);
+    expect(u.sizeTokens[0]).toBe(90); // 60 + the 30 tokens of segment 2 below 90
+    expect(u.match(segs([1, 60], [2, 40])).tokens).toBe(90);
+    expect(u.matchFor(segs([1, 60], [2, 40]), 0).tokens).toBe(90);
+    expect(u.evictTenant(0, 0)).toBe(90);
+    expect(leaf.attached).toBe(false);
+    expect(new TenantTree(1).insert([], 0, 0).isRoot).toBe(true);
+  });
+
+  it("insert: the first inserter is the creator; a worker's repeat adds no tokens; its time is the latest", () => {
+    const t = new TenantTree(3);
+    const a = t.insert(segs([1, 30], [2, 20]), 2, 5);
+    t.insert(segs([1, 30], [2, 20]), 0, 6);
+    t.insert(segs([1, 30], [2, 20]), 0, 7);
+    expect(t.lastTenant(a)).toBe(2);
+    expect(t.lastTenant(a.parent as typeof a)).toBe(2);
+    expect(Array.from(t.sizeTokens)).toEqual([50, 0, 50]);
+    expect(a.refs).toBe(2);
+    expect([accessTime(a, 0), accessTime(a, 1), accessTime(a, 2)]).toEqual([7, NaN, 5]);
+    expect(t.tenantsOf(a)).toEqual([0, 2]);
+    t.checkInvariants();
+  });
+
+  it("matchFor stops below the first node the worker is not a tenant of; match follows any tenant", () => {
+    const t = new TenantTree(2);
+    t.insert(segs([1, 30], [2, 20]), 0, 0);
+    t.insert(segs([1, 30]), 1, 0);
+    expect(t.match(segs([1, 30], [2, 20], [3, 5])).tokens).toBe(50);
+    expect(t.matchFor(segs([1, 30], [2, 20]), 1).tokens).toBe(30);
+    expect(t.matchFor(segs([1, 30], [2, 20]), 0).tokens).toBe(50);
+    expect(t.matchFor(segs([4, 30]), 0).tokens).toBe(0);
+  });
+
+  it("touch refreshes the worker's time on the path where it is a tenant, never making it one", () => {
+    const t = new TenantTree(2);
+    const a = t.insert(segs([1, 10], [2, 10]), 0, 1);
+    const b = t.insert(segs([1, 10], [3, 10]), 1, 1);
+    t.touch(a, 0, 5);
+    expect([accessTime(a, 0), accessTime(a.parent as typeof a, 0), accessTime(a.parent as typeof a, 1)]).toEqual([5, 5, 1]);
+    t.touch(b, 0, 6); // worker 0 holds segment 1 but not 3
+    expect(TenantTree.isTenant(b, 0)).toBe(false);
+    expect(accessTime(b.parent as typeof b, 0)).toBe(6);
+    t.touch(t.tree.root, 0, 7); // the root: nothing to do
+    t.checkInvariants();
+  });
+
+  it("evicts the least recent leaf by its current time: an entry made stale by a later insert is skipped", () => {
+    const t = new TenantTree(1);
+    t.insert(segs([1, 50]), 0, 1); // A at 1
+    t.insert(segs([2, 50]), 0, 2); // B at 2
+    t.insert(segs([1, 50]), 0, 3); // A again at 3: its entry at 1 is stale
+    expect(t.evictTenant(0, 50)).toBe(50);
+    expect(t.matchFor(segs([1, 50]), 0).tokens).toBe(50);
+    expect(t.matchFor(segs([2, 50]), 0).tokens).toBe(0);
+    expect([t.evictions, t.evictedTokens]).toEqual([1, 50]);
+    // at the cap exactly: nothing more goes
+    expect(t.evictTenant(0, 50)).toBe(0);
+    expect(t.evictions).toBe(1);
+  });
+
+  it("evicts leaves only: a node that has since gained the worker's child waits for it (and then goes, cap permitting)", () => {
+    const t = new TenantTree(1);
+    t.insert(segs([1, 50]), 0, 1); // an entry (segment 1, time 1) …
+    t.insert(segs([1, 50], [2, 50]), 0, 1); // … no longer a leaf at the same time 1
+    expect(t.evictTenant(0, 50)).toBe(50); // segment 2 goes, not segment 1
+    expect(t.matchFor(segs([1, 50], [2, 50]), 0).tokens).toBe(50);
+    t.checkInvariants();
+    // a parent older than its child (times are whatever the caller gives): the child still goes first
+    const u = new TenantTree(1);
+    u.insert(segs([1, 50], [2, 50]), 0, 10);
+    u.insert(segs([1, 50]), 0, 1);
+    expect(u.evictTenant(0, 50)).toBe(50);
+    expect(u.matchFor(segs([1, 50], [2, 50]), 0).tokens).toBe(50);
+    u.checkInvariants();
+    expect(u.evictTenant(0, 0)).toBe(50); // then the parent, now a leaf
+    expect(u.tree.nodeCount).toBe(0);
+  });
+
+  it("a node another worker still holds stays in the tree; a node whose children belong to others is a leaf for this worker", () => {
+    const t = new TenantTree(2);
+    const leaf = t.insert(segs([1, 40], [2, 10]), 0, 1);
+    t.insert(segs([1, 40], [2, 10]), 1, 2);
+    expect(t.evictTenant(0, 0)).toBe(50);
+    expect(t.tree.nodeCount).toBe(2);
+    expect(leaf.attached).toBe(true);
+    expect(t.tenantsOf(leaf)).toEqual([1]);
+    expect(t.matchFor(segs([1, 40], [2, 10]), 1).tokens).toBe(50);
+    t.checkInvariants();
+    const u = new TenantTree(2);
+    u.insert(segs([1, 40], [2, 10]), 1, 1);
+    u.insert(segs([1, 40]), 0, 2);
+    expect(u.evictTenant(0, 0)).toBe(40); // segment 1 is a leaf for worker 0
+    expect(u.tree.nodeCount).toBe(2);
+    u.checkInvariants();
+  });
+
+  it("checkInvariants names each broken invariant", () => {
+    const fresh = () => {
+      const t = new TenantTree(2);
+      const leaf = t.insert(segs([1, 40], [2, 10]), 0, 1);
+      return { t, leaf, parent: leaf.parent as typeof leaf };
+    };
+    let k = fresh();
+    (k.leaf.payload as Float64Array)[1] = 3; // a tenant of the leaf but not of its parent (and refs off)
+    k.leaf.refs++;
+    expect(() => k.t.checkInvariants()).toThrow(/not of the parent/);
+    k = fresh();
+    k.leaf.refs++;
+    expect(() => k.t.checkInvariants()).toThrow(/1 tenants but refs 2/);
+    k = fresh();
+    (k.leaf.payload as Float64Array)[0] = NaN;
+    k.leaf.refs = 0;
+    expect(() => k.t.checkInvariants()).toThrow(/no tenant/);
+    k = fresh();
+    k.t.sizeTokens[1] = 5;
+    expect(() => k.t.checkInvariants()).toThrow(/worker 1: size 5/);
+    k = fresh();
+    k.t.sizeTokens[0] = 49;
+    expect(() => k.t.checkInvariants()).toThrow(/worker 0: size 49/);
+  });
+});

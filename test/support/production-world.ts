@@ -25,6 +25,8 @@ export interface FakeState {
   pendingPrefill?: number[];
   activeKv?: number[];
   kvUtil?: number[];
+  /** per replica: the tokens of the request the router's view says are cached or on their way there */
+  viewMatch?: number[];
   now?: number;
 }
 export const CAPACITY = 1000;
@@ -40,7 +42,7 @@ export function view(n: number, s: FakeState = {}): ClusterView {
     pendingPrefillTokens: (i: number) => at(s.pendingPrefill, i),
     activeKvTokens: (i: number) => at(s.activeKv, i),
     kvUtilization: (i: number) => at(s.kvUtil, i),
-    viewMatch: () => 0,
+    viewMatch: (_r: ClusterRequest, i: number) => at(s.viewMatch, i),
     cachedMatch: () => 0,
   } as unknown as ClusterView;
 }
