@@ -91,6 +91,13 @@ describe("Dynamo: options, cost, blocks", () => {
     first.firstToken = 3;
     b.sweepAt(3);
     expect(b.activePrefillTokens).toBe(16);
+    // one sweep per instant: a first token appearing later at the same instant waits for the next instant
+    const [, second] = b.inFlight.keys();
+    second.firstToken = 3;
+    b.sweepAt(3);
+    expect(b.activePrefillTokens).toBe(16);
+    b.sweepAt(4);
+    expect(b.activePrefillTokens).toBe(0);
   });
 });
 
@@ -202,6 +209,10 @@ describe("Dynamo: softmax_sample", () => {
     // T = ∞: every weight is exactly 1, so u × total = 2 falls exactly at the end of the second weight
     expect(pick([1, 2, 3, 4], Infinity, 0.5)).toBe(1);
     expect(pick([1, 2, 3, 4], Infinity, 0)).toBe(0);
+    // only differences count: costs 1001 and 1000 at T = 0.01 weigh e^−100 and 1 (not both e^−(c + min)/… = 0)
+    expect(pick([1001, 1000], 0.01, 0.5)).toBe(1);
+    // the largest u below 1 can leave a rounding residue (≈ 1e−16) after the last weight: still the last worker
+    expect(pick([46, 16, 46], 0.5, 1 - 2 ** -53)).toBe(2);
   });
 });
 
@@ -233,15 +244,23 @@ describe("gateway: the block index", () => {
     expect([a.length, b.length, c.length]).toEqual([5, 2, 4]);
     expect(c.slice(0, 2)).toEqual(a.slice(0, 2));
     expect(new Set([...a, ...b, ...c]).size).toBe(5 + 2 + 2);
+    // a segment starting at 16: one block end (32) inside it, so one id — the next prompt's ids start right after
+    const idx2 = new BlockLruIndex(1, 100);
+    const p = idx2.blocks(request([[1, 16]]).segments);
+    const q = idx2.blocks(request([[1, 16], [2, 16]]).segments);
+    const long = idx2.blocks(request([[3, 300 * 16]]).segments);
+    expect([p, q]).toEqual([[0], [0, 1]]);
+    expect(long.slice(0, 2)).toEqual([2, 3]);
+    expect(new Set([...q, ...long]).size).toBe(2 + 256);
   });
 
   it("holds blocks whose ids are past the first table size (1,024), one past it and far past it", () => {
     const idx = new BlockLruIndex(1, 100);
     idx.blocks(request([[5, 1024 * 16]]).segments); // reserves ids 0 … 1023
     const [at1024] = idx.blocks(request([[6, 16]]).segments);
-    idx.blocks(request([[7, 3000 * 16]]).segments); // ids 1025 … 4024
-    const [far] = idx.blocks(request([[8, 16]]).segments);
-    expect([at1024, far]).toEqual([1024, 4025]);
+    idx.blocks(request([[7, 5000 * 16]]).segments); // ids 1025 … 6024
+    const [far] = idx.blocks(request([[8, 16]]).segments); // past twice the table's size after the first growth
+    expect([at1024, far]).toEqual([1024, 6025]);
     expect([idx.holds(0, at1024), idx.holds(0, 1023), idx.holds(0, 99999)]).toEqual([false, false, false]);
     idx.add([at1024], 0);
     idx.add([far], 0);
@@ -254,6 +273,10 @@ describe("gateway: the block index", () => {
   it("a pod's LRU: re-adding refreshes without growing; the least recent goes first, also after the queue is compacted", () => {
     const idx = new BlockLruIndex(1, 2);
     const [A, B, C, D] = [1, 2, 3, 4].map((k) => idx.blocks(request([[k, 16]]).segments)[0]);
+    // A, B, A again: the queue's first entry (A's first use) is stale, so C evicts B
+    const small = new BlockLruIndex(1, 2);
+    small.add([A, B, A, C], 0);
+    expect([small.holds(0, A), small.holds(0, B), small.holds(0, C)]).toEqual([true, false, true]);
     idx.add([A, B], 0);
     idx.add([A], 0); // still 2 blocks
     expect(idx.sizes[0]).toBe(2);
@@ -312,6 +335,9 @@ describe("gateway: the pick", () => {
     expect(r.stats()).toMatchObject({ decisions: 2, toBestPrefix: 1 });
     expect(r.lastScores.map((x) => x.prefix)).toEqual([1, 0.5]);
     r.route(request([[2, 64]]), view(2, { queue: [0, 9] })); // nothing matched anywhere; pod 0 (queue score 1 vs 0)
-    expect(r.stats()).toMatchObject({ decisions: 3, toBestPrefix: 1, indexBlocks: [4 + 4, 4] });
+    const stats = r.stats();
+    expect(stats).toMatchObject({ decisions: 3, toBestPrefix: 1, indexBlocks: [4 + 4, 4] });
+    r.route(request([[3, 64]]), view(2, { queue: [0, 9] }));
+    expect(stats.indexBlocks).toEqual([8, 4]); // stats() is a snapshot
   });
 });

@@ -603,6 +603,15 @@ describe("tenant tree: insert, match, touch, evict", () => {
     expect(accessTime(b.parent as typeof b, 0)).toBe(6);
     t.touch(t.tree.root, 0, 7); // the root: nothing to do
     t.checkInvariants();
+    // worker 1 holds segment 1 only (a leaf of its own) and is touched through worker 0's node below it: segment 1 is
+    // refreshed for worker 1 and stays evictable at its new time
+    const u = new TenantTree(2);
+    u.insert(segs([1, 10]), 1, 1);
+    const below = u.insert(segs([1, 10], [2, 10]), 0, 2);
+    u.touch(below, 1, 8);
+    expect(accessTime(below.parent as typeof below, 1)).toBe(8);
+    expect(u.evictTenant(1, 0)).toBe(10);
+    u.checkInvariants();
   });
 
   it("evicts the least recent leaf by its current time: an entry made stale by a later insert is skipped", () => {
@@ -653,6 +662,14 @@ describe("tenant tree: insert, match, touch, evict", () => {
     expect(u.evictTenant(0, 0)).toBe(40); // segment 1 is a leaf for worker 0
     expect(u.tree.nodeCount).toBe(2);
     u.checkInvariants();
+    // ten children (past 8 the child list is hash-indexed and a removal leaves a hole): worker 0's child, the first,
+    // goes, and segment 1 — its other children all worker 1's — is then a leaf for worker 0 as well
+    const v = new TenantTree(2);
+    v.insert(segs([1, 40], [2, 10]), 0, 1);
+    for (let k = 3; k <= 11; k++) v.insert(segs([1, 40], [k, 10]), 1, k);
+    expect(v.evictTenant(0, 0)).toBe(50);
+    expect(v.tree.nodeCount).toBe(10);
+    v.checkInvariants();
   });
 
   it("checkInvariants names each broken invariant", () => {

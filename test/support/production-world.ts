@@ -31,7 +31,11 @@ export interface FakeState {
 }
 export const CAPACITY = 1000;
 export function view(n: number, s: FakeState = {}): ClusterView {
-  const at = (xs: number[] | undefined, i: number) => (xs ? xs[i] : 0);
+  // a replica outside 0 … n − 1 is a caller's bug: the view refuses it (as the simulator's arrays would not)
+  const at = (xs: number[] | undefined, i: number) => {
+    if (!(Number.isInteger(i) && i >= 0 && i < n)) throw new RangeError(`view: replica ${i} outside 0 … ${n - 1}`);
+    return xs ? xs[i] : 0;
+  };
   return {
     replicaCount: n,
     now: s.now ?? 0,
