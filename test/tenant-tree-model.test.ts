@@ -81,43 +81,66 @@ function modelState(m: Model): { held: Array<Array<[string, number]>>; creator: 
   return { held: m.held.map((h) => [...h].sort(byKey)), creator: [...m.creator].sort(byKey) };
 }
 
-describe("tenant tree against a reference model", () => {
-  it("inserts, touches and evictions over random sequences leave the same prefixes, times, creators and sizes", () => {
-    for (let seed = 1; seed <= 40; seed++) {
-      const r = rng(`tenant-model-${seed}`);
-      const t = new TenantTree(WORKERS);
-      const m = new Model();
-      // a wide first level (12 ids: past 8 children the tree's child lists are hash-indexed, with holes) and a narrow
-      // second and third (3 ids), so that paths share prefixes often
-      const randomPath = () => {
-        const path = [1 + r.int(12)];
-        const depth = r.int(3);
-        for (let d = 0; d < depth; d++) path.push(20 + r.int(3));
-        return path;
-      };
-      for (let now = 1; now <= 150; now++) {
-        const op = r.uniform();
-        const w = r.int(WORKERS);
-        if (op < 0.55) {
-          const path = randomPath();
-          t.insert(segs(path), w, now);
-          m.insert(path, w, now);
-        } else if (op < 0.75) {
-          const path = randomPath();
-          const node = t.tree.find(path);
-          if (node === null) continue;
-          t.touch(node as TenantNode, w, now);
-          m.touch(path, w, now);
-        } else {
-          const size = m.size(w);
-          const cap = [0, Math.floor(size / 2), Math.max(0, size - 1), size][r.int(4)];
-          expect(t.evictTenant(w, cap), `seed ${seed}, step ${now}: evict ${w} to ${cap}`).toBe(m.evict(w, cap));
-        }
-        expect(stateOf(t), `seed ${seed}, step ${now}`).toEqual(modelState(m));
-        for (let v = 0; v < WORKERS; v++) expect(t.sizeTokens[v]).toBe(m.size(v));
-        expect(t.tree.nodeCount).toBe(m.nodes().size);
-        t.checkInvariants();
+interface Shape {
+  seeds: number;
+  steps: number;
+  /** ids of a path's first segment (past 8 children a tree node's child list is hash-indexed, with holes) */
+  firstIds: number;
+  /** segments after the first: 0 … maxDepth − 1 */
+  maxDepth: number;
+  /** shares of inserts and touches (the rest: evictions) */
+  inserts: number;
+  touches: number;
+  /** caps an eviction picks from, given the worker's size */
+  caps: (size: number) => number[];
+}
+
+/** Random sequences of inserts, touches and evictions on the tree and on the model, compared after every step. */
+function compare(name: string, s: Shape): void {
+  for (let seed = 1; seed <= s.seeds; seed++) {
+    const r = rng(`tenant-model-${name}-${seed}`);
+    const t = new TenantTree(WORKERS);
+    const m = new Model();
+    // deeper segments from 3 ids, so that paths share prefixes often
+    const randomPath = () => {
+      const path = [1 + r.int(s.firstIds)];
+      const depth = r.int(s.maxDepth);
+      for (let d = 0; d < depth; d++) path.push(20 + r.int(3));
+      return path;
+    };
+    for (let now = 1; now <= s.steps; now++) {
+      const op = r.uniform();
+      const w = r.int(WORKERS);
+      const at = `${name}, seed ${seed}, step ${now}`;
+      if (op < s.inserts) {
+        const path = randomPath();
+        t.insert(segs(path), w, now);
+        m.insert(path, w, now);
+      } else if (op < s.inserts + s.touches) {
+        const path = randomPath();
+        const node = t.tree.find(path);
+        if (node === null) continue;
+        t.touch(node as TenantNode, w, now);
+        m.touch(path, w, now);
+      } else {
+        const caps = s.caps(m.size(w));
+        const cap = caps[r.int(caps.length)];
+        expect(t.evictTenant(w, cap), `${at}: evict ${w} to ${cap}`).toBe(m.evict(w, cap));
       }
+      expect(stateOf(t), at).toEqual(modelState(m));
+      for (let v = 0; v < WORKERS; v++) expect(t.sizeTokens[v], at).toBe(m.size(v));
+      expect(t.tree.nodeCount, at).toBe(m.nodes().size);
+      t.checkInvariants();
     }
+  }
+}
+
+describe("tenant tree against a reference model", () => {
+  it("wide trees: inserts, touches and evictions leave the same prefixes, times, creators and sizes", () => {
+    compare("wide", { seeds: 40, steps: 150, firstIds: 12, maxDepth: 3, inserts: 0.55, touches: 0.2, caps: (size) => [0, Math.floor(size / 2), Math.max(0, size - 1), size] });
+  });
+
+  it("small trees often evicted down to nothing (a worker's queue then refills from empty)", () => {
+    compare("small", { seeds: 60, steps: 60, firstIds: 3, maxDepth: 2, inserts: 0.5, touches: 0.1, caps: (size) => [0, 0, Math.floor(size / 2), Math.max(0, size - 1)] });
   });
 });
