@@ -8,8 +8,9 @@ import { listDemos, runDemo, getDemo, paramDoc } from "../lib/demos/index";
 import { claimsMarkdown, claimsText } from "../lib/view/claims";
 import { tableHtml, tableText } from "../lib/view/table";
 import { lectureReading, withoutCitations } from "../lib/view/lecture-reading";
-import { evaluateClaim, need, needRow, notActed } from "../lib/demos/claims";
+import { cannotJudge, evaluateClaim, need, needRow, notActed } from "../lib/demos/claims";
 import type { Table } from "../lib/core/table";
+import { spacedText } from "../lib/core/glossary";
 import { resultCacheForThisFile } from "./support/result-cache-folder";
 import { ALLOWED_ERRORS, SMALL } from "./support/demo-sizes";
 
@@ -164,6 +165,37 @@ describe("judge helpers", () => {
     expect(c.why).toBe("再平衡在这次运行里触发了 0 次：比值低于 Th_bal，无从判断它的效果");
     expect(c.readings?.map((r) => [r.verdict, r.why])).toEqual([["unjudged", c.why], ["fails", "慢了 3%"]]);
     expect(notActed(3, "再平衡")).toBeUndefined();
+  });
+  it("a claim that cannot be judged gives its reason on the same 原因 line as a failure, never in parentheses (notebook, CLI, line mode)", () => {
+    const unjudged = evaluateClaim({ id: "u", says: "换了硬件也成立", lecture: "0.28 秒", judge: () => cannotJudge("讲义的数字是 A6000 的，这组参数换了硬件") }, t, {});
+    const missing = evaluateClaim({ id: "m", says: "随机更慢", judge: (tb) => ({ holds: need(tb, { policy: "random" }, "mean") > 1, ours: "" }) }, t, {});
+    const partly = evaluateClaim({ id: "p", says: "再平衡改善 P99", judge: () => [{ reading: "讲义的读法", holds: false, ours: "快 0%", unjudged: notActed(0, "再平衡") }, { reading: "开源代码的读法", holds: false, ours: "慢 3%", why: "慢了 3%" }] }, t, {});
+    for (const c of [unjudged, missing]) {
+      const md = claimsMarkdown({ ...t, claims: [c] }).split("\n");
+      const at = md.findIndex((l) => l.includes(c.says));
+      expect(md[at]).not.toContain("（" + c.reason);
+      expect(md[at]).not.toMatch(/[；　]$/); // no dangling separator where the figures would be
+      expect(md[at + 1]).toBe(`    - 原因：${c.reason}`);
+      const text = claimsText({ ...t, claims: [c] });
+      expect(text).toContain(`原因：${c.reason}`);
+      expect(text).not.toContain(`（${c.reason}）`);
+    }
+    const line = claimsMarkdown({ ...t, claims: [partly] }, { readings: "line" }).split("\n");
+    const at = line.findIndex((l) => l.includes("再平衡改善 P99"));
+    expect(line[at]).toContain("这里：快 0%");
+    expect(line[at]).not.toContain("触发了 0 次");
+    expect(line[at + 1]).toBe(`    - 原因：${partly.why}`);
+    expect(line[at + 2]).toContain("开源代码的读法下：");
+    expect(line[at + 2]).toContain("原因：慢了 3%");
+  });
+  it("generated sentences are spaced where Chinese meets a Latin letter or digit, as the prose is", () => {
+    expect(spacedText("在Mooncake 对话 trace上")).toBe("在 Mooncake 对话 trace 上");
+    expect(spacedText("最好的Dynamo KV 路由器 46.0 秒")).toBe("最好的 Dynamo KV 路由器 46.0 秒");
+    expect(spacedText("第1轮：E2（开源）")).toBe("第 1 轮：E2（开源）");
+    const same = "负载 0.7：轮转 83.8 秒，最少负载 49.3 秒（1.70×）；3 个种子中 3 个一致";
+    expect(spacedText(same)).toBe(same);
+    const c = evaluateClaim({ id: "s", says: "你的路由器在Mooncake 对话 trace上更快", judge: () => ({ holds: false, ours: "最快的是SGLang 路由器", why: "比SGLang慢" }) }, t, {});
+    expect([c.says, c.ours, c.why]).toEqual(["你的路由器在 Mooncake 对话 trace 上更快", "最快的是 SGLang 路由器", "比 SGLang 慢"]);
   });
   it("line mode: one verdict, and one line for the released reading only where it differs (见附录)", () => {
     const differs = evaluateClaim({ id: "d", says: "说 A", judge: () => [{ reading: "讲义的读法", holds: true, ours: "a" }, { reading: "开源代码的读法", holds: false, ours: "b", why: "开源代码只服务一个组" }] }, t, {});

@@ -2,7 +2,10 @@
 // parameters, the released code's behaviour beside the lecture's (issue 17), titles from the parameters used.
 import { describe, expect, it } from "vitest";
 import { rowsWhere, rowWhere } from "../lib/core";
-import { caseStudyPaths, runDemo } from "../lib/demos";
+import { caseStudyPaths, getDemo, runDemo } from "../lib/demos";
+import { accuracyMatrix, Evaluator } from "../lib/selector/evaluate";
+import { locateSolve } from "../lib/selector/systems";
+import { caseStudyWorld } from "../lib/selector/world";
 import type { Table } from "../lib/core/table";
 
 const verdicts = (t: Table) => Object.fromEntries((t.claims ?? []).map((c) => [c.id, c.verdict]));
@@ -65,6 +68,28 @@ describe("04.1 the locate–solve case", () => {
     expect(claim(s, "plateau").verdict).toBe("unjudged");
     expect(claim(s, "plateau").reason).toContain("sweepSeeds");
     expect(() => runDemo("04.1", { q: 2 })).toThrow(/参数 q：应为 ≥ 0 且 ≤ 1/);
+  });
+});
+
+describe("04.1's world seed is chosen by a rule the table states", () => {
+  it("the note lists exactly the seeds 1–40 where C+C is strictly above A+C and C+B, and the default is the only one printing as the lecture's table", () => {
+    const t = runDemo("04.1", { sweepSeeds: 0 });
+    const note = t.notes?.find((n) => n.startsWith("为什么用这个世界种子")) ?? "";
+    const strict: number[] = [];
+    const asLecture: number[] = [];
+    for (let s = 1; s <= 40; s++) {
+      const e = new Evaluator(caseStudyWorld({ seed: s, train: 100, test: 200 }), locateSolve());
+      const m = accuracyMatrix(e, "train");
+      const [A, B, C] = ["A", "B", "C"].map((n) => e.world.names.indexOf(n));
+      if (m[C][C] > m[A][C] && m[C][C] > m[C][B]) strict.push(s);
+      // the lecture's table (§4.4): C+C 0.45; A+C 0.44, C+B 0.44 — as 45, 44 and 44 of the 100 training questions
+      if (Math.round(m[C][C] * 100) === 45 && Math.round(m[A][C] * 100) === 44 && Math.round(m[C][B] * 100) === 44) asLecture.push(s);
+    }
+    expect(note).toContain(`的有种子 ${strict.join("、")}；`);
+    expect(asLecture).toEqual([Number(getDemo("04.1").defaults.seed)]);
+    expect(note).toContain(`只有种子 ${asLecture[0]}，案例因此用它`);
+    const other = runDemo("04.1", { seed: strict.find((s) => s !== asLecture[0]), sweepSeeds: 0 }).notes?.find((n) => n.startsWith("为什么")) ?? "";
+    expect(other).toContain("也严格高于两者");
   });
 });
 
@@ -135,6 +160,23 @@ describe("04.3 a less accurate diagnoser, verdicts fresh or cached", () => {
     }
     // at q = 1 nothing is drawn, so both modes agree
     expect(rowWhere(t, { verdicts: "cached", q: 1 }).evaluated).toBe(rowWhere(t, { verdicts: "fresh", q: 1 }).evaluated);
+  });
+
+  it("the budget cap's note: which rows' runs reached it and their share of the mean, from the runs themselves", () => {
+    const note = (x: Table) => x.notes?.find((n) => n.startsWith("预算上限")) ?? "";
+    // at the defaults: fresh runs never reach it; each cached row says how many did, and their part of the mean
+    expect(note(t)).toContain("每次重新判断的运行全在上限之前收敛");
+    for (const q of [0.9, 0.8, 0.7, 0.6]) {
+      const c = rowWhere(t, { verdicts: "cached", q });
+      expect(note(t)).toContain(`按提示缓存 q = ${q.toFixed(1)}：${c.runs} 次中 ${c.stopped} 次，占均值 ${Number(c.evaluated).toFixed(0)} 里的`);
+    }
+    // a tiny cap: every capped run counts exactly the cap (whole rounds of K = 5), so their part is stopped × cap ÷ runs
+    const small = runDemo("04.3", { seeds: 1, pools: 2, runsPerPool: 2, qs: [0.6], verdicts: ["cached"], maxBudget: 40 });
+    const r = rowWhere(small, { verdicts: "cached", q: 0.6 });
+    expect(Number(r.stopped)).toBeGreaterThan(0);
+    expect(note(small)).toContain(`${r.runs} 次中 ${r.stopped} 次，占均值 ${Number(r.evaluated).toFixed(0)} 里的 ${((Number(r.stopped) * 40) / Number(r.runs)).toFixed(0)}`);
+    // a cap no run reaches changes nothing, and says so
+    expect(note(runDemo("04.3", { seeds: 1, pools: 2, runsPerPool: 1, qs: [1], verdicts: ["fresh"] }))).toContain("这次没有起作用");
   });
 
   it("the issue's measurement: seed 7 alone, 10 pools × 3 runs, q = 0.8 — fresh 354 evaluations, cached cycles in several runs", () => {

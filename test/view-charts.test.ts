@@ -3,6 +3,7 @@
 import { describe, expect, it } from "vitest";
 import type { Table } from "../lib/core/table";
 import { bars, checkFigure, facetLines, heatmapOf, lines, melt } from "../lib/view";
+import { labelPositions } from "../lib/view/figure/point-labels";
 
 const t: Table = {
   title: "t",
@@ -29,6 +30,18 @@ describe("chart helpers", () => {
     expect(e.array[0]).toBeCloseTo(0.03);
     expect(e.arrayminus[0]).toBeCloseTo(0.05);
     expect(lines(t, { x: "rank", y: "share", group: "policy", where: { policy: "roundRobin" } }).data.length).toBe(1);
+  });
+  it("pointLabel names every point of a scatter beside its marker (and so in its hover), by the column's display", () => {
+    const f = lines(t, { x: "rank", y: "hit", group: "replica", mode: "markers", pointLabel: "policy" });
+    checkFigure(f);
+    expect(f.data.map((d) => d.mode)).toEqual(["markers+text", "markers+text"]);
+    expect(f.data.flatMap((d) => d.text as string[]).sort()).toEqual(["轮转", "轮转", "阈值亲和"]);
+    expect(f.data.every((d) => (d.text as string[]).length === (d.x as unknown[]).length)).toBe(true);
+    expect(lines(t, { x: "rank", y: "hit", group: "replica" }).data[0].text).toBeUndefined();
+    // a label goes below its point only where another point sits just above it (x within 4% and y within 8% of the
+    // spans), and to its right where points sit just above and just below
+    expect(labelPositions([{ x: 1.2, y: 0.12 }, { x: 1.2, y: 0.1 }, { x: 10, y: 0.13 }, { x: 8, y: 1 }])).toEqual(["top center", "bottom center", "top center", "top center"]);
+    expect(labelPositions([{ x: 1.5, y: 0.15 }, { x: 1.2, y: 0.12 }, { x: 1.2, y: 0.1 }, { x: 10, y: 1 }])).toEqual(["top center", "middle right", "bottom center", "top center"]);
   });
   it("facetLines draws one panel per facet value, with the error bars of each group's rows", () => {
     const f = facetLines(t, { facet: "replica", x: "rank", y: "hit", group: "policy", errorLow: "hitMin", errorHigh: "hitMax" });

@@ -158,3 +158,10 @@ export function displayNames(ids: readonly unknown[]): string {
 export function glossaryEntries(): Array<{ id: string; name: string }> {
   return Object.keys(NAMES).map((id) => ({ id, name: NAMES[id] }));
 }
+
+/** Generated Chinese text with a space wherever a Chinese character meets a Latin letter or a digit ("在Mooncake 对话
+ * trace上" → "在 Mooncake 对话 trace 上"), the spacing the prose and the glossary use; a name interpolated into a
+ * sentence template cannot know what stands beside it, so the sentence is spaced once it is whole. */
+export function spacedText(text: string): string {
+  return text.replace(/([\u4e00-\u9fff])([A-Za-z0-9])/g, "$1 $2").replace(/([A-Za-z0-9])([\u4e00-\u9fff])/g, "$1 $2");
+}

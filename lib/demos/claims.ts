@@ -2,7 +2,7 @@
 // evaluates them into ClaimResults; notebooks render them (view/claims.ts), the CLI prints them, tests assert them.
 // A judge that cannot find what it needs says so (verdict "unjudged", naming the row or parameter): a reader's
 // changed parameter never makes a claim throw.
-import { displayName } from "../core/glossary";
+import { displayName, spacedText } from "../core/glossary";
 import type { Cell, ClaimResult, Row, Table, Verdict } from "../core/table";
 import { rowsWhere } from "../core/table";
 
@@ -116,6 +116,17 @@ function withRemark(j: Judgement): string {
 }
 
 export function evaluateClaim<P>(claim: Claim<P>, table: Table, params: P): ClaimResult {
+  return spacedClaim(judgedClaim(claim, table, params));
+}
+
+/** The claim's sentences spaced where Chinese meets a Latin letter or digit (spacedText): the names a judge
+ * interpolates ("最好的${name}") may start or end with either. */
+function spacedClaim(c: ClaimResult): ClaimResult {
+  const text = <T extends { ours: string; why?: string; reason?: string }>(x: T): T => ({ ...x, ours: spacedText(x.ours), ...(x.why ? { why: spacedText(x.why) } : {}), ...(x.reason ? { reason: spacedText(x.reason) } : {}) });
+  return { ...text(c), says: spacedText(c.says), ...(c.readings ? { readings: c.readings.map(text) } : {}) };
+}
+
+function judgedClaim<P>(claim: Claim<P>, table: Table, params: P): ClaimResult {
   const base = { id: claim.id, says: claim.says, lecture: claim.lecture, ...(claim.ourStatement ? { ourStatement: true } : {}) };
   try {
     const judged = claim.judge(table, params);

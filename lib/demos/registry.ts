@@ -34,6 +34,9 @@ export interface Demo<P extends DemoParams = DemoParams> {
   run(params: P, context: DemoContext): Table;
   /** the lecture's conclusions about this demo, judged on the table runDemo returns */
   claims?: readonly Claim<P>[];
+  /** parameters (merged over `params`) under which the claims `ids` come out exactly as at `params` with less work —
+   * e.g. only the workloads they read — or undefined when it cannot say (runDemoForClaims; 07 shows a few claims) */
+  narrowForClaims?: (ids: readonly string[], params: P) => Partial<P> | undefined;
 }
 
 export function defineDemo<P extends DemoParams>(demo: Demo<P>): Demo<P> {
@@ -85,6 +88,40 @@ const KIND_NAMES: Record<string, string> = { array: "数组", number: "数", str
  * LECTURE_RESULT_CACHE set (the notebooks' kernels), a result this code already computed with these parameters is
  * read back from disk instead (lib/demos/result-cache.ts): the same numbers, without the simulation. */
 export function runDemo(id: string, overrides: DemoParams = {}, context: DemoContext = {}): Table {
+  const params = mergedParams(id, overrides);
+  // A router written in a cell is code: its source text would not capture the cells it reads (an edited θ in
+  // another cell), so a result that ran code from the page is never kept or read back.
+  const cache = holdsFunction(params) ? null : resultCacheFromEnv();
+  const cached = cache?.get(id, params);
+  if (cached) return cached;
+  const demo = getDemo(id);
+  const table = demo.run(params, context);
+  const claims = evaluateClaims(demo.claims ?? [], table, params);
+  const result = { ...table, id, params, claims };
+  cache?.set(id, params, result);
+  return result;
+}
+
+/** For a caller that reads only part of a demo's table (05.x read a few rows of 01–04's demos; 07 a few claims):
+ * the run at `overrides` when the result cache already holds it (a notebook before this one ran it), else the run at
+ * `overrides` + `smaller` — parameters under which the rows the caller reads are the same numbers (each use is
+ * checked against the full run in test/narrow-runs.test.ts). Opened alone, a notebook then computes only what it
+ * shows. */
+export function runDemoSmaller(id: string, overrides: DemoParams, smaller: DemoParams | undefined, context: DemoContext = {}): Table {
+  if (smaller === undefined) return runDemo(id, overrides, context);
+  const params = mergedParams(id, overrides);
+  const cached = holdsFunction(params) ? undefined : resultCacheFromEnv()?.get(id, params);
+  return cached ?? runDemo(id, { ...overrides, ...smaller }, context);
+}
+
+/** The demo's run as far as its claims `ids` need (its narrowForClaims), the full run when the cache holds it. */
+export function runDemoForClaims(id: string, overrides: DemoParams, ids: readonly string[], context: DemoContext = {}): Table {
+  const demo = getDemo(id);
+  return runDemoSmaller(id, overrides, demo.narrowForClaims?.(ids, mergedParams(id, overrides)), context);
+}
+
+/** The defaults with `overrides` merged in, after rejecting unknown names and values of the wrong kind. */
+function mergedParams(id: string, overrides: DemoParams): DemoParams {
   const demo = getDemo(id);
   const params: DemoParams = { ...demo.defaults };
   checkKnownKeys(`演示 ${id} `, overrides, Object.keys(demo.defaults), "parameter");
@@ -95,14 +132,5 @@ export function runDemo(id: string, overrides: DemoParams = {}, context: DemoCon
     }
     if (value !== undefined) params[key] = value;
   }
-  // A router written in a cell is code: its source text would not capture the cells it reads (an edited θ in
-  // another cell), so a result that ran code from the page is never kept or read back.
-  const cache = holdsFunction(params) ? null : resultCacheFromEnv();
-  const cached = cache?.get(id, params);
-  if (cached) return cached;
-  const table = demo.run(params, context);
-  const claims = evaluateClaims(demo.claims ?? [], table, params);
-  const result = { ...table, id, params, claims };
-  cache?.set(id, params, result);
-  return result;
+  return params;
 }

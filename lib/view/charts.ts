@@ -5,6 +5,7 @@ import { displayName } from "../core/glossary";
 import { headerText } from "./table";
 import type { Figure } from "./figure/figure";
 import { seriesLook } from "./figure/palette";
+import { pointLabelTraces } from "./figure/point-labels";
 
 function column(table: Table, key: string): Column {
   const c = table.columns.find((col) => col.key === key);
@@ -55,6 +56,8 @@ export interface ChartOptions {
   dashed?: string;
   /** lines(): "markers" draws points only (a scatter) */
   mode?: "lines+markers" | "markers";
+  /** lines(): a column naming each point (e.g. an allocation "A+B"), written beside its marker and in its hover */
+  pointLabel?: string;
   /** only the rows matching these cells (e.g. { workload: "longDocQA" }) */
   where?: Record<string, Cell>;
   /** symmetric error bars: the row key holding each point's ± (e.g. a standard deviation across seeds) */
@@ -65,7 +68,6 @@ export interface ChartOptions {
 function selected(table: Table, o: { where?: Record<string, Cell> }): Table {
   return o.where ? { ...table, rows: rowsWhere(table, o.where) } : table;
 }
-
 
 /** Plotly error bars from a range's columns (asymmetric: from the value down to low, up to high). */
 function errorBars(table: Table, o: ChartOptions, rows: Table["rows"]): Record<string, unknown> {
@@ -125,10 +127,11 @@ export function lines(all: Table, o: ChartOptions): Figure {
   const table = selected(all, o);
   const gs = groups(table, o.group);
   const data: Figure["data"] = [];
+  const named = o.pointLabel ? pointLabelTraces(gs.map((g) => g.rows), o.x, o.y, (r) => label(table, o.pointLabel as string, r[o.pointLabel as string]), o.mode ?? "lines+markers") : [];
   gs.forEach((g, i) => {
     const look = seriesLook(i, gs.length);
     const color = o.dashed ? { line: { color: look.color, ...(look.dash !== "solid" ? { dash: look.dash } : {}) }, marker: { color: look.color } } : {};
-    data.push({ type: "scatter", mode: o.mode ?? "lines+markers", name: g.name, x: g.rows.map((r) => r[o.x]), y: g.rows.map((r) => r[o.y]), ...errorBars(table, o, g.rows), ...color });
+    data.push({ type: "scatter", mode: o.mode ?? "lines+markers", name: g.name, x: g.rows.map((r) => r[o.x]), y: g.rows.map((r) => r[o.y]), ...errorBars(table, o, g.rows), ...color, ...(named[i] ?? {}) });
     if (o.dashed) {
       const name = `${g.name ? `${g.name} · ` : ""}${headerText(column(table, o.dashed))}`;
       data.push({ type: "scatter", mode: "lines", name, x: g.rows.map((r) => r[o.x]), y: g.rows.map((r) => r[o.dashed as string]), line: { color: look.color, dash: "dot" } });

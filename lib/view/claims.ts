@@ -26,9 +26,16 @@ function seedsText(s: ClaimResult["seeds"]): string {
   return s ? `；${s.total} 个种子中 ${s.agree} 个一致` : "";
 }
 
-function figures(ours: string, reason: string | undefined, seeds: ClaimResult["seeds"]): string {
-  if (ours === "—" && reason) return `（${reason}）`;
-  return `这里：${ours}${seeds ? seedsText(seeds) : ""}${reason ? `；${reason}` : ""}`;
+/** Our figures ("这里：…" with the seeds that agree); none when the claim could not be judged at all ("—"). The reason
+ * a verdict does not hold is never put here: it has its own line (verdictReason). */
+function figures(ours: string, seeds: ClaimResult["seeds"]): string {
+  return ours === "—" ? "" : `这里：${ours}${seeds ? seedsText(seeds) : ""}`;
+}
+
+/** The reason shown under a verdict that is not "holds" — its `why`, or why it cannot be judged — on the one
+ * "原因：" line every view uses (notebook, handout, CLI, summary); undefined when the verdict holds. */
+export function verdictReason(c: { verdict: Verdict; why?: string; reason?: string }): string | undefined {
+  return c.verdict === "holds" ? undefined : c.why ?? c.reason;
 }
 
 /** How claims render: `readings: "all"` (default) lists every reading's verdict; `"line"` shows the first reading's
@@ -56,19 +63,19 @@ export const PREBLE_APPENDIX = "10-appendix-preble-as-released.ipynb";
 
 /** One claim as a markdown list item (with sub-items per reading where the paper has two readings). */
 export function claimMarkdown(c: ClaimResult, o: ClaimRenderOptions = {}): string {
-  const lecture = c.lecture ? `讲义：${c.lecture}；` : "";
   const says = c.ourStatement ? `${c.says}（我们补充的说法，不是讲义的结论）` : c.says;
   const listed = c.readings && c.readings.length > 1 && o.readings !== "line";
-  const head = `- ${verdictBadge(c.verdict)} · ${says}　${lecture}${listed ? "" : figures(c.ours, c.reason, c.seeds)}`;
+  const detail = [c.lecture ? `讲义：${c.lecture}` : "", listed ? "" : figures(c.ours, c.seeds)].filter((x) => x).join("；");
+  const head = `- ${verdictBadge(c.verdict)} · ${says}${detail ? `　${detail}` : ""}`;
   if (!listed) return [head, ...whyLines(c, "    "), ...otherReadingLine(c, o)].join("\n");
-  const sub = (c.readings ?? []).flatMap((r) => [`    - ${r.reading}：${verdictBadge(r.verdict)} · ${figures(r.ours, r.reason, r.seeds)}`, ...whyLines(r, "        ")]);
+  const sub = (c.readings ?? []).flatMap((r) => [`    - ${r.reading}：${verdictBadge(r.verdict)}${figures(r.ours, r.seeds) ? ` · ${figures(r.ours, r.seeds)}` : ""}`, ...whyLines(r, "        ")]);
   return [head, ...sub].join("\n");
 }
 
-/** The reason under a verdict that is not "holds" (a nested list item; not repeated when the figures already give
- * it as the reason it cannot be judged). */
-function whyLines(c: { verdict: string; why?: string; reason?: string }, indent: string): string[] {
-  return c.verdict !== "holds" && c.why && c.why !== c.reason ? [`${indent}- 原因：${c.why}`] : [];
+/** The reason under a verdict that is not "holds", as a nested list item "原因：…". */
+function whyLines(c: { verdict: Verdict; why?: string; reason?: string }, indent: string): string[] {
+  const reason = verdictReason(c);
+  return reason ? [`${indent}- 原因：${reason}`] : [];
 }
 
 /** "line" mode: one line for the first other reading whose verdict differs from the first reading's. */
@@ -76,7 +83,8 @@ function otherReadingLine(c: ClaimResult, o: ClaimRenderOptions): string[] {
   if (o.readings !== "line" || !c.readings || c.readings.length < 2) return [];
   const other = c.readings.slice(1).find((r) => r.verdict !== c.readings![0].verdict);
   if (!other) return [];
-  const text = other.verdict !== "holds" && other.why ? other.why : other.ours;
+  const reason = verdictReason(other);
+  const text = reason ? `原因：${reason}` : other.ours;
   const target = o.appendix ?? PREBLE_APPENDIX;
   return [`    - ${other.reading}下：${verdictBadge(other.verdict)} · ${text}（见${target ? `[附录](${target})` : "附录"}）`];
 }
@@ -98,15 +106,14 @@ export function claimsText(table: Table, o: Pick<ClaimRenderOptions, "only"> = {
   for (const c of list) {
     lines.push(`  ${WORD[c.verdict]}　[${c.id}] ${c.says}${c.ourStatement ? "（我们补充的说法）" : ""}`);
     if (c.lecture) lines.push(`      讲义：${c.lecture}`);
-    if (c.readings && c.readings.length > 1)
-      for (const r of c.readings) {
-        lines.push(`      ${r.reading}：${WORD[r.verdict]}　${figures(r.ours, r.reason, r.seeds)}`);
-        if (r.verdict !== "holds" && r.why && r.why !== r.reason) lines.push(`        原因：${r.why}`);
-      }
-    else {
-      lines.push(`      ${figures(c.ours, c.reason, c.seeds)}`);
-      if (c.verdict !== "holds" && c.why && c.why !== c.reason) lines.push(`      原因：${c.why}`);
-    }
+    const one = (x: { verdict: Verdict; ours: string; seeds?: ClaimResult["seeds"]; why?: string; reason?: string }, label: string, indent: string) => {
+      const figs = figures(x.ours, x.seeds);
+      if (label || figs) lines.push(`${indent}${label}${figs}`);
+      const reason = verdictReason(x);
+      if (reason) lines.push(`${indent}${label ? "  " : ""}原因：${reason}`);
+    };
+    if (c.readings && c.readings.length > 1) for (const r of c.readings) one(r, `${r.reading}：${WORD[r.verdict]}　`, "      ");
+    else one(c, "", "      ");
   }
   return lines.join("\n");
 }

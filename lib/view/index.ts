@@ -18,7 +18,7 @@ export type { RadixNodeDrawing } from "./radix-tree-svg";
 export { partOf } from "./parts";
 export { readingsTable } from "./readings";
 export { lectureReading, withoutCitations } from "./lecture-reading";
-export { claimLines, claimLinesMarkdown, claimLine } from "./summary";
+export { claimLines, claimLinesMarkdown, claimLine, claimLinesOf } from "./summary";
 export type { SectionLink } from "./summary";
 export { displayHtml, displayMarkdown, statusLine, kernel } from "./display";
 import { displayMarkdown } from "./display";

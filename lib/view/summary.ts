@@ -1,7 +1,8 @@
 // Compact verdicts for the summary page (07): a few chosen claims of a demo, one line each — the verdict, the claim,
 // and our figures, or its reason when it does not hold — and, for a pitfall, a link to the section that shows it.
 import type { ClaimResult, Table } from "../core/table";
-import { verdictBadge } from "./claims";
+import { DemoParams, runDemoForClaims } from "../demos/registry";
+import { verdictBadge, verdictReason } from "./claims";
 import { displayMarkdown } from "./display";
 
 /** Where a line points: the notebook section that shows the demo in full. */
@@ -40,7 +41,8 @@ function claimOf(t: Table, id: string): ClaimResult | string {
 /** One claim in a line: verdict, what it says, and our figures — or, when it does not hold, why. The first reading
  * only (the lecture's); the notebooks show the others. */
 export function claimLine(c: ClaimResult): string {
-  const detail = c.verdict !== "holds" && c.why ? `原因：${c.why}` : c.ours !== "—" ? c.ours : c.reason ?? "";
+  const reason = verdictReason(c);
+  const detail = reason ? `原因：${reason}` : c.ours !== "—" ? c.ours : "";
   return `${verdictBadge(c.verdict)} · ${c.says}${detail ? `——${detail}` : ""}`;
 }
 
@@ -57,4 +59,10 @@ export function claimLinesMarkdown(t: Table, ids: readonly string[], link?: Sect
 /** Shows the chosen claims of a demo's run, one line each (the summary's evidence, a pitfall's verdict). */
 export function claimLines(t: Table, ids: readonly string[], link?: SectionLink): void {
   displayMarkdown(claimLinesMarkdown(t, ids, link));
+}
+
+/** Runs demo `id` as far as the claims `ids` need (only the workloads, configurations … they read, unless an earlier
+ * notebook's full run is in the result cache) and shows them, one line each: what 07 shows, computed alone. */
+export function claimLinesOf(id: string, params: DemoParams, ids: readonly string[], link?: SectionLink): void {
+  claimLines(runDemoForClaims(id, params, ids), ids, link);
 }

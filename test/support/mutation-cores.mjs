@@ -21,7 +21,7 @@ export const CORES = {
   production: {
     what: "§6 production routers' choice functions (SGLang's tree and rules, Dynamo's cost, the gateway's scores)",
     mutate: ["lib/cluster/routers-production/sglang.ts", "lib/cluster/routers-production/tenant-tree.ts", "lib/cluster/routers-production/dynamo.ts", "lib/cluster/routers-production/gateway.ts"],
-    tests: ["test/production-routers.test.ts"],
+    tests: ["test/production-decisions.test.ts", "test/production-costs.test.ts", "test/tenant-tree-model.test.ts"],
   },
   preble: {
     what: "§3 Preble: E2, the L + M + P load cost, rebalancing and autoscaling",

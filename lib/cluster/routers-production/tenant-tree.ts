@@ -115,13 +115,17 @@ export class TenantTree {
     return leaf;
   }
 
-  /** Refreshes `worker`'s access time on root → node (SGLang's prefix_match does this for the tenant it returns). */
+  /** Refreshes `worker`'s access time on root → node where it is a tenant (SGLang's prefix_match does this for the
+   * tenant it returns). The deepest node refreshed may be one of the worker's leaves: it is queued at its new time. */
   touch(node: TenantNode, worker: number, now: number): void {
+    let deepest: TenantNode | null = null;
     for (let n: TenantNode | null = node; n !== null && !n.isRoot; n = n.parent) {
       const p = n.payload as Float64Array;
-      if (!Number.isNaN(p[worker])) p[worker] = now;
+      if (Number.isNaN(p[worker])) continue;
+      p[worker] = now;
+      if (deepest === null) deepest = n;
     }
-    if (!node.isRoot && TenantTree.isTenant(node, worker)) this.pushIfLeaf(node, worker);
+    if (deepest !== null) this.pushIfLeaf(deepest, worker);
   }
 
   /** True when `worker` is a tenant of `node` and of none of its children. */

@@ -152,6 +152,7 @@ export const loadVsCache = defineDemo({
   id: "02.1",
   section: "§2.2",
   title: "只看负载 vs 缓存感知的路由",
+  // Size: 3 seeds; 1,200 / 2,000 / 4,000 requests ≈ 20 minutes of arrivals at the lecture's rates, so the caches fill and the collapse shows as overload; the claims compare policies on seed means.
   defaults: {
     ...section2Defaults(),
     policies: [...LOAD_ONLY_POLICIES, "prefixAffinity", "thresholdAffinity"] as RouterChoice[],
@@ -224,6 +225,8 @@ export const loadVsCache = defineDemo({
     };
   },
   claims: CLAIMS_021,
+  // 07 shows pure-affinity-collapse alone: it reads prefix affinity's rows, each (workload, seed, router) run its own
+  narrowForClaims: (ids, p) => (ids.length > 0 && ids.every((id) => id === "pure-affinity-collapse") && p.policies.includes("prefixAffinity") ? { policies: ["prefixAffinity"] } : undefined),
 });
 
 /** The demos of 代码 02 the lecture names (演示 1–4), in order. */

@@ -76,6 +76,7 @@ export const hotSpot = defineDemo({
   id: "02.4",
   section: "§2.5",
   title: "热点：一个副本扛不住的前缀",
+  // Size: 8,000 requests at 70/s on 8 replicas (≈ 2 minutes of a hot spot, long enough for the hot replica to overload), 3 seeds: guard-beats-load-only is judged seed by seed.
   defaults: { workload: "toolCallingHotSpot", replicas: 8, rate: 70, requestCount: 8000, policies: ["roundRobin", "leastLoad", "powerOfTwo", "thresholdAffinity", "cacheAwareGuarded"] as RouterChoice[], seed: 1, seeds: 3 },
   describe: {
     workload: { ...WORKLOAD_DOC, meaning: "负载（toolCallingHotSpot：最热的工具约占 40% 的流量）" },
@@ -190,6 +191,7 @@ export const collapse = defineDemo({
   id: "02.5",
   section: "§2.2",
   title: "纯亲和为什么崩溃：系统提示 × 平局规则",
+  // Size: 02.1's long-document setting (1,200 requests), 3 seeds: each cell of the 2 × 2 is judged on every seed.
   defaults: { workload: "longDocQA", replicas: 4, rate: 1, requestCount: 1200, systemPrompt: [...SYSTEM_PROMPT_SETTINGS], ties: [...TIE_RULES], seed: 1, seeds: 3 },
   describe: {
     workload: WORKLOAD_DOC,

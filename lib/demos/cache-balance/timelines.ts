@@ -51,6 +51,8 @@ function timelineDemo(id: string, section: string, title: string, scenarios: str
     id,
     section,
     title,
+    // Size (02.9, 02.10): one seed of a §2 run (the collapse, the hot spot), 60 samples of the outstanding requests: the claims read a
+    // trend (piles up vs stays level), not a mean.
     defaults: { scenarios: [...scenarios], samples: 60, seed: 1 },
     describe: {
       scenarios: { meaning: `要画的运行：${scenarios.map((s) => `${s}（${TIMELINE_SCENARIOS[s].about}）`).join("、")}`, range: `非空数组，每项为 ${scenarios.join("、")} 之一` },

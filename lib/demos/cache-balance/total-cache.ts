@@ -107,6 +107,7 @@ export const totalCache = defineDemo({
   id: "02.2",
   section: "§2.4",
   title: "集群的总缓存：副本数增加时的命中率",
+  // Size: 300 requests per replica, 3 seeds: enough for every replica's cache to fill, so the hit rate's growth with replicas is judged on seed means.
   defaults: { workload: "longDocQA", replicas: [2, 4, 8], ratePerReplica: 0.25, requestsPerReplica: 300, policies: ["roundRobin", "thresholdAffinity"], seed: 1, seeds: 3 },
   describe: {
     workload: { meaning: "负载（data/workloads.json 里的名字）", range: `${WORKLOAD_NAMES.join("、")} 之一` },
@@ -222,6 +223,7 @@ export const cacheContents = defineDemo({
   id: "02.8",
   section: "§2.4",
   title: "每个副本缓存着哪些文档：轮转 vs 阈值亲和",
+  // Size: 02.1's long-document setting, one seed: the claims read where each hot document is cached, not a mean.
   defaults: { workload: "longDocQA", replicas: 4, rate: 1, requestCount: 1200, policies: ["roundRobin", "thresholdAffinity"], topRanks: 40, seed: 1 },
   describe: {
     workload: { meaning: "负载（data/workloads.json 里的名字；关键部分按热度排名）", range: `${WORKLOAD_NAMES.join("、")} 之一` },

@@ -101,6 +101,7 @@ export const workloadStudy = defineDemo({
   id: "02.6",
   section: "§2.1",
   title: "五种负载：提示又长又共享",
+  // Size: 3,000 requests per workload: enough for the prompt/output ratios, sharing shares and Zipf top-3 share to settle to two digits.
   defaults: { workloads: [...WORKLOAD_NAMES], requestCount: 3000, seed: 1 },
   describe: {
     workloads: { meaning: "要描述的负载（data/workloads.json 里的名字）", range: `非空数组，每项为 ${WORKLOAD_NAMES.join("、")} 之一` },
@@ -198,6 +199,7 @@ export const azureStudy = defineDemo({
   id: "02.7",
   section: "§2.1",
   title: "真实流量：Azure 2023 推理 trace 的长度与到达",
+  // Size: no simulation: statistics of the shipped trace excerpts (data/).
   defaults: {},
   describe: {},
   run() {

@@ -31,6 +31,7 @@ export const ballsIntoBinsDemo = defineDemo({
   id: "01.1",
   section: "§1.2",
   title: "球放进盒子：每个球看 d 个盒子时最满的盒子",
+  // Size: 20 trials per (n, d) up to a million balls: the claims compare growth over four decades of n and need the trials' standard deviation to judge the lecture's figures.
   defaults: { ns: [100, 1000, 10000, 100000, 1000000], choices: [1, 2, 3, 4], trials: 20, maxBalls: 1000000, seed: 1 } as BallsParams,
   describe: {
     ns: { meaning: "球数 n（= 盒子数），每个 n 一行", range: "非空数组，每项为 3–10,000,000 的整数，不重复" },

@@ -27,6 +27,7 @@ export const staleInformationDemo = defineDemo({
   id: "01.3",
   section: "§1.3",
   title: "过时的负载信息：最短队列扎堆，二选一稳住",
+  // Size: 4 seeds × 50,000 jobs, as 01.2 (same runs at T = 0): the rankings over refresh intervals need a mean over seeds; six intervals so that the crossing points (jsq vs random, two vs jsq) fall inside the grid.
   defaults: { servers: 16, utilization: 0.9, jobs: 50000, refreshIntervals: [0, 0.5, 1, 2, 4, 8], policies: ["jsq", "powerOfTwo", "random"], seeds: 4, warmupFraction: 0.2, seed: 1 } as StaleParams,
   describe: {
     servers: QUEUE_DOCS.servers,
@@ -160,6 +161,7 @@ export const herdingDemo = defineDemo({
   id: "01.4",
   section: "§1.3",
   title: "扎堆：过时的快照让请求一窝蜂涌向同一台",
+  // Size: 4 seeds × 50,000 jobs, as 01.2 and 01.3 (same seeds, same tables): herding is judged on means over seeds.
   defaults: { servers: 16, utilization: 0.9, jobs: 50000, refresh: 4, policies: ["random", "jsq", "powerOfTwo"], seeds: 4, warmupFraction: 0.2, seed: 1 } as HerdingParams,
   describe: {
     servers: QUEUE_DOCS.servers,

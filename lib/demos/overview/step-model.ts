@@ -24,6 +24,7 @@ export const stepModelPrefill = defineDemo({
   id: "00.1",
   section: "§0.5",
   title: "纸上 GPU：一个请求的 prefill 时间",
+  // Size: no simulation: the step model's closed-form times at six prompt lengths spanning the lecture's 2,100 and 21,000 tokens.
   defaults: { model: "MISTRAL_7B", gpu: "A6000", tp: 1, promptTokens: [1000, 2000, 4000, 8000, 16000, 32000] },
   describe: { ...HARDWARE_DOCS, promptTokens: { meaning: "要计时的提示长度（token）", range: "非空数组，每项为 ≥ 1 的整数" } },
   run(p) {
@@ -94,6 +95,7 @@ export const stepModelDecode = defineDemo({
   id: "00.2",
   section: "§0.5",
   title: "纸上 GPU：一步 decode 的时间",
+  // Size: no simulation: the step model at five batch sizes and two context lengths, enough to show flat-then-KV-bound steps.
   defaults: { model: "MISTRAL_7B", gpu: "A6000", tp: 1, batchSizes: [1, 8, 32, 64, 128], contextTokens: [1000, 4000] },
   describe: {
     ...HARDWARE_DOCS,

@@ -158,6 +158,7 @@ export const ablationDemo = defineDemo<AblationParams>({
   id: "03.11",
   section: "§3.6",
   title: "论文图 5 的纸上版：工具调用（Zipf 1.1）上一项项加上 Preble 的机制",
+  // Size: 03.1's run sizes, one seed (the ladder's steps are unjudged when a step moves less than the noise, saying so).
   defaults: { readings: ["lecture", "released"], rate: 48, replicas: 4, minRequests: 1000, minSeconds: 200, seeds: 1, seed: 1 },
   describe: {
     readings: { meaning: "按哪几种读法走这条阶梯：lecture（讲义：我们的基线、改派请求的再平衡、我们的搭配规则、配额轮转的优先级组）、released（开源代码：论文的基线、开源的负载代价、迁移重要节点、命中率 ≥ 0.7 的搭配、每迭代一组的优先级组）；讲义的阶梯总是跑", range: "非空数组，每项为 lecture、released 之一" },

@@ -163,6 +163,7 @@ export const argminDemo = defineDemo<ArgminParams>({
   id: "03.12",
   section: "§3.3",
   title: "E2 探索时的 argmin 看到什么：每块候选 GPU 的 L、M、P",
+  // Size: 300 requests, the first 40 exploration decisions recorded with their candidates: enough decisions for the ≥ 95% / ≥ 80% shares.
   defaults: { workload: "longDocQA", rate: 1, readings: ["lecture", "released"], configuration: "e2+rebalance", replicas: 4, requestCount: 300, decisions: 40, seed: 1 },
   describe: {
     workload: { meaning: "负载", range: `${WORKLOAD_NAMES.join("、")} 之一` },

@@ -175,6 +175,7 @@ export const autoscaleWindowDemo = defineDemo<AutoscaleParams>({
   id: "03.4",
   section: "§3.3–§3.4",
   title: "热点上的自动扩展，以及长文档上窗口 H 的长短",
+  // Size: 14,000 hot-spot requests (≈ 200 s: autoscaling needs both halves of the 180 s window filled); window sweep 2,500 long-document requests × 3 seeds (window-longer-better is judged on seed means).
   defaults: {
     readings: ["lecture", "released"],
     experiments: ["autoscale", "window"],

@@ -181,6 +181,7 @@ export const costTermsDemo = defineDemo<CostParams>({
   id: "03.2",
   section: "§3.3–§3.4",
   title: "负载代价 L、M、P 各有多大，以及 prefill/decode 搭配的开与关",
+  // Size: cost decisions from one run per workload at 03.1's sizes (shared runs); 3 pairing seeds: the pairing P99 claims are judged on seed means.
   defaults: {
     parts: ["costs", "pairing"],
     readings: ["lecture", "released"],
@@ -322,4 +323,16 @@ export const costTermsDemo = defineDemo<CostParams>({
     };
   },
   claims: CLAIMS,
+  narrowForClaims: pairingForClaims,
 });
+
+/** The workload each pairing claim reads (its runs with pairing on and off are its own). */
+const PAIRING_CLAIM_WORKLOAD: Readonly<Record<string, string>> = { "pairing-helps-tool": "toolCalling", "pairing-hurts-long": "longDocQA", "pairing-hurts-video": "videoQA", "pairing-slows-decode": "longDocQA" };
+
+/** Only pairing claims shown (07): the pairing part, on the workloads they read. */
+function pairingForClaims(ids: readonly string[], p: CostParams): Partial<CostParams> | undefined {
+  if (ids.length === 0 || !ids.every((id) => id in PAIRING_CLAIM_WORKLOAD) || !p.parts.includes("pairing")) return undefined;
+  const needed = new Set(ids.map((id) => PAIRING_CLAIM_WORKLOAD[id]));
+  const pairingRates = Object.fromEntries(Object.entries(p.pairingRates).filter(([w]) => needed.has(w)));
+  return Object.keys(pairingRates).length === needed.size ? { parts: ["pairing"], pairingRates } : undefined;
+}

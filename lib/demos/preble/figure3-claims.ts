@@ -319,3 +319,26 @@ function onFirstSeed(claim: Claim<Fig3Params>): Claim<Fig3Params> {
 
 const ON_RATIO = new Set(["long-video-gain-most", "small-shared-small-gain", "programming-least", "largest-ratio-overloaded"]);
 export const FIGURE3_CLAIMS: Claim<Fig3Params>[] = CLAIMS_ON_ONE_TABLE.map((c) => (ON_RATIO.has(c.id) ? acrossSeeds(c) : onFirstSeed(c)));
+
+/** What each claim reads: its workloads and the configurations beside the two baselines (always kept: the ratio
+ * claims judge against both, the released verdicts need the paper's). Every run is a pure function of its own cell
+ * and seed, so dropping the other workloads and configurations leaves these rows — and the claims' words — as they are. */
+const CLAIM_NEEDS: Readonly<Record<string, { workloads: readonly string[]; configurations: readonly string[] }>> = {
+  "long-video-gain-most": { workloads: ["longDocQA", "videoQA"], configurations: ["preble"] },
+  "small-shared-small-gain": { workloads: ["toolCalling", "agent"], configurations: ["preble"] },
+  "simple-not-worse": { workloads: ["longDocQA"], configurations: ["cacheAwareGuarded", "preble"] },
+  "preble-wins-at-top": { workloads: ["longDocQA", "videoQA"], configurations: ["cacheAwareGuarded", "preble"] },
+  "programming-cold-start": { workloads: ["programming"], configurations: ["e2+rebalance"] },
+  "gap-at-video-8": { workloads: ["videoQA"], configurations: ["e2+rebalance", "preble"] },
+};
+
+/** 03.1 cut to the workloads and configurations the claims `ids` read (undefined when one of them reads them all:
+ * programming-least and largest-ratio-overloaded compare every workload). */
+export function figure3ForClaims(ids: readonly string[], p: Fig3Params): Partial<Fig3Params> | undefined {
+  if (ids.length === 0 || !ids.every((id) => id in CLAIM_NEEDS)) return undefined;
+  const workloads = new Set(ids.flatMap((id) => CLAIM_NEEDS[id].workloads));
+  const configurations = new Set<string>([...BASELINES.map((b) => b.id), ...ids.flatMap((id) => CLAIM_NEEDS[id].configurations)]);
+  const cut = { workloads: p.workloads.filter((w) => workloads.has(w)), configurations: p.configurations.filter((c) => configurations.has(c)) };
+  // none of them asked for: the full run says which workload or configuration the claims need
+  return cut.workloads.length > 0 && cut.configurations.length > 0 ? cut : undefined;
+}

@@ -104,6 +104,7 @@ export const hotSpotDemo = defineDemo<HotSpotParams>({
   id: "03.3",
   section: "§3.4",
   title: "热点：一个工具占约 40% 的流量，E2 有无事后再平衡",
+  // Size: 4,000 requests at 70/s (≈ 1 minute: the collapse overloads within it), 3 seeds per Th_bal: thbal-insensitive compares Th_bal values on seed means.
   defaults: { readings: ["lecture", "released"], rate: 70, replicas: 8, thBals: [1.2, 1.5, 2, 3], thBalSeeds: 3, requestCount: 4000, seed: 1 },
   describe: {
     readings: { meaning: "按哪几种读法下结论：lecture（讲义：改派请求的再平衡、窗口请求 × 平均输出的 decode 项、放不下才淘汰的 M）、released（开源代码：另跑 E2 和迁移重要节点的 Th_bal 扫描，用在途请求 × 实测 TPOT 的 decode 项、显存总是满的 M）；讲义的各行总是跑", range: "非空数组，每项为 lecture、released 之一" },

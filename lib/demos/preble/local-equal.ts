@@ -120,6 +120,7 @@ export const localEqualDemo = defineDemo<EqualParams>({
   id: "03.10",
   section: "§3.6",
   title: "副本内排队相同时再比路由：路由器 × 副本内排队",
+  // Size: 03.1's run sizes (≥ 200 s, ≥ 1,000 requests), one seed: the cells are 03.1's cells with the local policy swapped.
   defaults: { readings: ["lecture", "released"], rates: { longDocQA: 1, videoQA: 8 }, routers: ["roundRobin", "cacheAwareGuarded", "e2+rebalance"], localPolicies: ["fcfs", "lpf"], replicas: 4, minRequests: 1000, minSeconds: 200, seed: 1 },
   describe: {
     readings: { meaning: "按哪几种读法下结论：lecture（讲义：E2 + 再平衡改派请求，讲义的 decode 项和 M）、released（开源代码：E2 + 再平衡另按开源代码跑一遍：迁移重要节点、在途请求 × 实测 TPOT、显存总是满的 M）；讲义的各行总是跑", range: "非空数组，每项为 lecture、released 之一" },

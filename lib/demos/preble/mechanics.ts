@@ -57,6 +57,7 @@ export const samplesDemo = defineDemo<SamplesParams>({
   id: "03.7",
   section: "§3.1",
   title: "派发时就更新全局树：同一道题的几份解答几乎同时到达",
+  // Size: a hand-built case (the eight samples of one programming problem), no size to choose.
   defaults: { configurations: ["e2", "preble", "prebleReleased"], replicas: 4, seed: 3 },
   describe: {
     configurations: { meaning: "用哪些 Preble 配置做决定", range: `非空数组，每项为 ${PREBLE_CONFIGURATIONS.join("、")} 之一` },
@@ -105,6 +106,7 @@ export const boundaryDemo = defineDemo<BoundaryParams>({
   id: "03.8",
   section: "§3.2",
   title: "E2 的分界线：cached 与 missed 谁多",
+  // Size: a hand-built scenario at four question lengths around the prefix length (the strict boundary), no size to choose.
   defaults: { prefixTokens: 4000, questionTokens: [1000, 3999, 4000, 9000], replicas: 4, holder: 2 },
   describe: {
     prefixTokens: { meaning: "共享前缀的长度（13 token 系统提示 + 文档）", range: "≥ 14 的整数" },
@@ -200,6 +202,7 @@ export const schedulerSpeedDemo = defineDemo<SpeedParams>({
   id: "03.9",
   section: "§3.6",
   title: "全局调度器有多快：一次送进大量请求，数每秒的决定",
+  // Size: 10,000 decisions × 3 repeats: flat-per-decision compares the deciles of one run; the best of 3 repeats for the wall-clock rate.
   defaults: { workload: "toolCalling", requests: 10000, replicas: 4, repeats: 3 },
   describe: {
     workload: { meaning: "前缀树：toolCalling（200 个工具前缀，最复杂）或 videoQA（最简单）", range: "toolCalling、videoQA 之一" },

@@ -34,10 +34,32 @@ function accuracyEnds(t: Table, p: Record<string, unknown>) {
   return { hi, lo, change: Number(b.testAcc) - Number(a.testAcc), diffs, monotone, ours };
 }
 
+/** One row's runs stopped by the budget cap: how many, and how much of the row's mean they make up. */
+interface CappedCell {
+  verdicts: VerdictMode;
+  q: number;
+  stopped: number;
+  runs: number;
+  /** the stopped runs' evaluations ÷ all runs: their part of the row's mean */
+  fromCapped: number;
+  mean: number;
+}
+
+/** What the budget cap (maxBudget) changed in this run: the rows where runs reached it, and how much of each row's
+ * mean number of evaluations those runs make up; or that no run reached it. */
+function capNote(cells: CappedCell[], maxBudget: number): string {
+  const hit = cells.filter((c) => c.stopped > 0);
+  if (hit.length === 0) return `预算上限 ${maxBudget} 这次没有起作用：每一次运行都在上限之前收敛，表里的数与上限无关。`;
+  const untouched = [...new Set(cells.map((c) => c.verdicts))].filter((v) => !hit.some((c) => c.verdicts === v));
+  const parts = hit.map((c) => `${displayName(c.verdicts)} q = ${c.q.toFixed(1)}：${c.runs} 次中 ${c.stopped} 次，占均值 ${c.mean.toFixed(0)} 里的 ${c.fromCapped.toFixed(0)}（${(100 * c.fromCapped / c.mean).toFixed(0)}%）`);
+  return `预算上限 ${maxBudget} 改变了什么：到上限还没停下的运行，每次只记到上限为止评估的分配数（没有上限它们还会继续）；它们占"评估的分配数（均值）"的多少——${parts.join("；")}。${hit.every((c) => c.fromCapped > c.mean / 2) ? "这几行的均值因此主要由上限定（结论核对第一条里它们的倍数也是），" : ""}上限换一个值，这几行的均值就跟着变；"收敛的运行平均评估"一列不含这些运行，与上限无关${untouched.length ? `；${untouched.map(displayName).join("、")}的运行全在上限之前收敛，上限不影响它们` : ""}。`;
+}
+
 export const llmSelectorNoisyDiagnoser = defineDemo({
   id: "04.3",
   section: "§4.4",
   title: "诊断器不准时：LLMSelector 的预算与准确率（判断每次重来，或按提示缓存）",
+  // Size: 3 seeds × 10 pools × 2 runs at each q: budgets are compared on means over pools and runs.
   defaults: {
     seed: selectorWorldData().randomPools.seed,
     seeds: 3,
@@ -74,6 +96,7 @@ export const llmSelectorNoisyDiagnoser = defineDemo({
     const test = checkInteger("test", p.test, { min: 1 });
     const evaluators = seeds.map((seed) => Array.from({ length: pools }, (_, pool) => new Evaluator(randomPoolWorld({ seed, pool, train, test }), system)));
     const rows: Row[] = [];
+    const capped: CappedCell[] = [];
     for (const verdicts of modes) {
       for (const q of qs) {
         context.progress?.(`04.3：${displayName(verdicts)}，q = ${q}`);
@@ -87,6 +110,7 @@ export const llmSelectorNoisyDiagnoser = defineDemo({
           cell.results.push(...mine);
         });
         const converged = cell.results.filter((r) => r.converged);
+        capped.push({ verdicts, q, stopped: cell.results.length - converged.length, runs: cell.results.length, fromCapped: cell.results.filter((r) => !r.converged).reduce((sum, r) => sum + r.evaluated, 0) / cell.results.length, mean: mean(cell.results.map((r) => r.evaluated)) });
         const evalBySeed = cell.bySeed.map((rs) => mean(rs.map((r) => r.evaluated)));
         rows.push({
           verdicts,
@@ -122,6 +146,7 @@ export const llmSelectorNoisyDiagnoser = defineDemo({
       notes: [
         `种子 ${seedsText(seeds)}，每个种子 ${pools} 个随机池 × 每池 ${runs} 次；连续 ${system.modules.length + 1} 次分配相同就停，最多评估 ${maxBudget} 个分配（每轮计 K 个）。`,
         "诊断一错，就会冤枉一个没出错的模块，模块得分带上噪声。每次重新判断时，几个差不多好的候选轮流胜出，停止条件迟迟凑不齐；判断被缓存时，同一个分配下的冤枉永远不变，搜索可能在几个分配之间绕圈，直到预算用完。",
+        capNote(capped, maxBudget),
       ],
     };
   },
@@ -224,4 +249,7 @@ export const llmSelectorNoisyDiagnoser = defineDemo({
       },
     },
   ],
+  // 07 shows budget-grows alone, and a summary line shows a claim's first reading only: with fresh verdicts first, the
+  // cached runs (their own loop, same seeds) are not needed for it
+  narrowForClaims: (ids, p) => (ids.length > 0 && ids.every((id) => id === "budget-grows") && p.verdicts[0] === "fresh" && p.verdicts.length > 1 ? { verdicts: ["fresh"] } : undefined),
 });

@@ -28,6 +28,7 @@ export const monotoneCheck = defineDemo({
   id: "04.6",
   section: "§4.2",
   title: "单调性成立时：每个模块各选最好的模型就是最优，逐模块优化 L 轮内到达",
+  // Size: 5 worlds of 5 models: within-l-rounds is checked from every starting assignment of each.
   defaults: { seed: 1, worlds: 5, models: 5, system: "selfRefine", train: 200, test: 200 },
   describe: {
     seed: SEED_DOC,

@@ -44,6 +44,7 @@ export const llmSelectorPools = defineDemo({
   id: "04.2",
   section: "§4.4",
   title: "随机模型池：混用模型与最好的单一模型，各种搜索方法比一比",
+  // Size: 3 seeds × 10 pools × 3 runs per pool: greedy-most-pools and pitfall-8 count pools and runs.
   defaults: { seed: selectorWorldData().randomPools.seed, seeds: 3, pools: 10, runsPerPool: 3, train: 200, test: 300, q: 1, systems: [...SYSTEM_NAMES] as string[] },
   describe: {
     seed: SEED_DOC,

@@ -35,6 +35,7 @@ export const llmSelectorViolations = defineDemo({
   id: "04.4",
   section: "§4.5",
   title: "单调性不成立时：看不出自己的错的批评者、需要多样答案的辩论",
+  // Size: 10 pools: debate-diversity counts the pools whose optimum mixes generators.
   defaults: { seed: selectorWorldData().randomPools.seed, pools: 10, train: 200, test: 300, sameModelCriticFactor: sameModelCriticFactor(), q: 1 },
   describe: {
     seed: SEED_DOC,
@@ -196,6 +197,7 @@ export const llmSelectorCost = defineDemo({
   id: "04.5",
   section: "§4.6",
   title: "把价格算进来：定位-求解案例上的训练准确率 − λ × 价格",
+  // Size: the case study's 100 / 200 questions and eight λ values from 0 to 0.5 (where the choice changes).
   defaults: {
     seed: selectorWorldData().caseStudy.seed,
     train: 100,

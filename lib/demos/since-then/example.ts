@@ -121,6 +121,7 @@ export const workedExample = defineDemo<ExampleParams>({
   id: "06.0",
   section: "§6",
   title: "手搭的场景：同一个请求、三个副本，各个生产路由器分别选谁",
+  // Size: a hand-built scenario (three replicas, one request), no size to choose.
   defaults: { overlapWeight: 1, prefixWeight: 3, balanceAbs: 64 },
   describe: {
     overlapWeight: { meaning: "Dynamo 代价里 prefill 块的权重（overlap_score_weight）", range: "≥ 0 的数" },

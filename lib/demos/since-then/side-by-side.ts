@@ -43,6 +43,7 @@ export const productionRouters = defineDemo<SideBySideParams>({
   id: "06.1",
   section: "§6",
   title: "我们的路由器、Preble 与三个生产路由器在 §2/§3 负载上同台比较",
+  // Size: §2's long-document and video settings and 02.4's hot spot, one seed: the same runs as those demos, so the routers' rows sit beside §2's.
   defaults: {
     workloads: SINCE_THEN_WORKLOADS.map((w) => w.workload),
     replicas: SINCE_THEN_WORKLOADS.map((w) => w.replicas),

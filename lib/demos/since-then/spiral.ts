@@ -181,6 +181,7 @@ export const deathSpiral = defineDemo<SpiralParams>({
   id: "06.3",
   section: "§6",
   title: "SGLang 路由器的“死亡螺旋”：按报告搭出长 decode 的工作进程，看它出不出现",
+  // Size: 1,000 requests × 3 seeds at each event delay and tree cap: the spiral claims compare shares of long-decode requests over seeds.
   defaults: {
     replicas: 4,
     rate: 8,

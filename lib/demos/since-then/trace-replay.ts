@@ -71,6 +71,7 @@ export const traceReplay = defineDemo<typeof DEFAULTS>({
   id: "06.4",
   section: "§2.1 · §6",
   title: "真实流量上的路由：重放 Mooncake（Kimi）对话 trace",
+  // Size: 8 minutes of the Mooncake trace at three loads: long enough for the 8 replicas' caches to fill; one seed (the trace itself is fixed).
   defaults: DEFAULTS,
   describe: {
     fromMinute: { meaning: "从 trace 的第几分钟开始取请求", range: "≥ 0 且小于 trace 的时长（约 59 分钟）的数" },

@@ -77,6 +77,7 @@ export const cascadeVsRouter = defineDemo({
   id: "05.1",
   section: "§5–§6",
   title: "请求 → 模型：级联、路由器与单个模型（准确率与每题价格）",
+  // Size: 1,000 training / 2,000 test questions: the 1-point tolerance of the cascade claims needs a test set where one point is ≈ 20 questions.
   defaults: {
     ...routingDefaults(),
     scorerNoises: [...modelRoutingData().cascade.scorerNoises],
@@ -233,6 +234,7 @@ export const signalWorth = defineDemo({
   id: "05.2",
   section: "§5",
   title: "信号值多少钱：追上最强模型要花的钱，随信号噪声变化",
+  // Size: 05.1's question sets; the noise grids reach the point where the cascade costs more than the strongest model.
   defaults: {
     ...routingDefaults(),
     scorerNoises: [0, 0.25, 0.5, 0.75, 1, 1.5, 2],

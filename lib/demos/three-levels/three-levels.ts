@@ -2,12 +2,15 @@
 // cure at each level (05.3), simple rules take most of the gain (05.4), information and its freshness (05.5). Each
 // runs the demos it draws on at their own defaults (runDemo), the runs notebooks 01–04 show — so the numbers here are
 // the ones the reader saw there, and in the notebooks they come from the result cache — and collects them into one table.
+// Where that run is not in the cache (05 opened alone), runDemoSmaller runs only the rows read here (the policies,
+// workloads, rates they are in): the same numbers, each run being a pure function of its own row's settings and seed
+// (test/narrow-runs.test.ts compares the two ways).
 import { checkInteger, checkNumber } from "../../core/errors";
 import { displayName } from "../../core/glossary";
 import type { Row, Table } from "../../core/table";
 import { f, need, needParam, needRow, needRows, pct } from "../claims";
 import { seedView } from "../preble/figure3-claims";
-import { defineDemo, getDemo, runDemo } from "../registry";
+import { defineDemo, getDemo, runDemo, runDemoSmaller } from "../registry";
 
 const LEVEL_COLUMN = { key: "level", label: "层次", format: "name" as const };
 
@@ -22,6 +25,7 @@ export const herdingAtEachLevel = defineDemo({
   id: "05.3",
   section: "§5",
   title: "教训：所有决定追逐同一个最优就会扎堆——每个层次上的扎堆与解药",
+  // Size: no size of its own: 01.4, 02.1, 03.3 at their defaults (or only the rows read, runDemoSmaller) and 04.4 with `pools` pools.
   defaults: { seed: 1, pools: 10 },
   describe: {
     seed: { meaning: "派发模拟与集群模拟的种子（传给演示 01.4、02.1、03.3）", range: "整数" },
@@ -31,11 +35,11 @@ export const herdingAtEachLevel = defineDemo({
     const seed = checkInteger("seed", p.seed);
     const pools = checkInteger("pools", p.pools, { min: 1, max: 100 });
     progress?.("05.3：01.4 过时的最短队列");
-    const t14 = runDemo("01.4", { seed });
+    const t14 = runDemoSmaller("01.4", { seed }, { policies: ["jsq", "powerOfTwo"] });
     progress?.("05.3：02.1 前缀亲和");
-    const t21 = runDemo("02.1", { seed });
+    const t21 = runDemoSmaller("02.1", { seed }, { workloads: ["longDocQA"], policies: ["prefixAffinity", "thresholdAffinity"] });
     progress?.("05.3：03.3 热点");
-    const t33 = runDemo("03.3", { seed });
+    const t33 = runDemoSmaller("03.3", { seed }, { readings: ["lecture"], thBals: [1.5] });
     progress?.("05.3：04.4 辩论");
     const t44 = runDemo("04.4", { pools });
     const servers = Number(t14.params?.servers ?? 16);
@@ -77,7 +81,8 @@ export const herdingAtEachLevel = defineDemo({
       ],
       rows,
       notes: [
-        `请求 → 副本：01.4 是一个刷新周期里收到请求最多的那台服务器的份额（${servers} 台），02.1、03.3 是整个运行里最忙的副本的份额（${replicas21} 个、${replicas33} 个副本）。模块 → 模型：三个生成者里用得最多的那个模型占几个位置（池平均；100% = 三个一样）。`,
+        `最集中的目标的份额 = 拿得最多的那个目标拿到的 ÷ 全部：01.4 是一个刷新周期里收到请求最多的那台服务器收到的请求数 ÷ 这个周期到达的请求数（${servers} 台服务器，按周期、再按种子平均）；02.1、03.3 是最忙的副本处理的请求数 ÷ 计入统计的全部请求数（预热之后；${replicas21} 个、${replicas33} 个副本）；04.4 是三个生成者位置里用得最多的那个模型占的位置数 ÷ 3（按池平均；100% = 三个一样）。`,
+        `平均份额 = 1 ÷ 目标个数（1/${servers}、1/${replicas21}、1/${replicas33}、1/3）：完全均分时每个目标拿到的份额；最集中的目标的份额不会低于它。`,
         `01.4、02.1、03.3 取各自演示的默认参数（种子 ${seed}），04.4 用 ${pools} 个池；参数与前面笔记本里相同时就是同一次运行。`,
         "解药：二选一代替最短队列（随机性）；命中过半才亲和（阈值 0.5，一种负载保护）；派发后再平衡（Th_bal = 1.5，显式的负载保护）；辩论里允许混用模型（多样性）。",
       ],
@@ -131,6 +136,7 @@ export const simpleRulesTakeMost = defineDemo({
   id: "05.4",
   section: "§5",
   title: "教训：简单规则拿走大部分收益——每个层次上简单规则与精巧设计的对比",
+  // Size: no size of its own: 01.2, 03.1, 04.1, 05.2 at their defaults (or only the rows read) and 04.2 with 3 seeds × `pools` pools.
   defaults: { seed: 1, pools: 10, runsPerPool: 3 },
   describe: {
     seed: { meaning: "派发模拟与集群模拟的种子（传给演示 01.2、03.1）", range: "整数" },
@@ -142,10 +148,10 @@ export const simpleRulesTakeMost = defineDemo({
     const pools = checkInteger("pools", p.pools, { min: 1, max: 100 });
     const runs = checkInteger("runsPerPool", p.runsPerPool, { min: 1, max: 100 });
     progress?.("05.4：01.2 二选一");
-    const t12 = runDemo("01.2", { seed });
+    const t12 = runDemoSmaller("01.2", { seed }, { policies: ["random", "jsq", "powerOfTwo"] });
     progress?.("05.4：03.1 缓存感知 + 负载保护 vs Preble");
     // seed 1's view: the simple rule ran one seed, so the baseline and Preble are read at the same seed
-    const t31 = seedView(runDemo("03.1", { seed }), 0);
+    const t31 = seedView(runDemoSmaller("03.1", { seed }, { readings: ["lecture"], workloads: ["longDocQA", "videoQA"], rates: { longDocQA: [1], videoQA: [4, 8] }, configurations: ["baseline", "cacheAwareGuarded", "preble"], ratioSeeds: 1 }), 0);
     progress?.("05.4：04.2 贪心 vs LLMSelector");
     const t42 = runDemo("04.2", { pools, runsPerPool: runs });
     progress?.("05.4：04.1 局部最优");
@@ -270,6 +276,7 @@ export const informationAndFreshness = defineDemo({
   id: "05.5",
   section: "§5",
   title: "教训：信息决定上限，新鲜度决定会不会出事——每个层次需要的信息",
+  // Size: no size of its own: 01.3, 02.1, 04.3, 05.2 at their defaults (or only the rows read).
   defaults: { seed: 1, staleInterval: 4 },
   describe: {
     seed: { meaning: "派发模拟与集群模拟的种子（传给演示 01.3、02.1）", range: "整数" },
@@ -279,9 +286,9 @@ export const informationAndFreshness = defineDemo({
     const seed = checkInteger("seed", p.seed);
     const stale = checkNumber("staleInterval", p.staleInterval, { above: 0 });
     progress?.("05.5：01.3 过时的负载信息");
-    const t13 = runDemo("01.3", { seed, refreshIntervals: withIntervals([0, stale]) });
+    const t13 = runDemoSmaller("01.3", { seed, refreshIntervals: withIntervals([0, stale]) }, { refreshIntervals: [0, stale] });
     progress?.("05.5：02.1 缓存信息");
-    const t21 = runDemo("02.1", { seed });
+    const t21 = runDemoSmaller("02.1", { seed }, { workloads: ["longDocQA"], policies: ["leastLoad", "thresholdAffinity"] });
     progress?.("05.5：05.2 信号的质量");
     const t52 = runDemo("05.2");
     progress?.("05.5：04.3 诊断器的准确率");
