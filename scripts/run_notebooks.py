@@ -5,10 +5,13 @@ The one notebook runner of the project: `npm run handouts` and `test/notebooks.t
 
     /usr/bin/python3 scripts/run_notebooks.py [--jobs N] [--html-dir DIR] [--summary FILE] [--timeout S] NB.ipynb ...
 
-Every notebook gets a fresh kernel. The kernel for the next notebook is started while the current one's cells run (a
-tslab kernel takes about 2.3 s to start, mostly TypeScript building its program), so on two cores most of that start
-hides behind the previous notebook (the whole collection: 59.8 s -> a median of 51-58 s, bench/RESULTS.md); --no-start-ahead turns
-this off. --jobs N runs N notebooks at once (default 1; each lane starts its next kernel early).
+Every notebook gets a fresh kernel. Kernels for the next notebooks are started while the current one's cells run (a
+tslab kernel takes 1.5-2 s of one core to start, mostly TypeScript parsing and binding its declaration files), so on
+two cores the starts hide behind the notebooks: --ahead N kernels per lane (default 2; the short notebooks 07-10 come
+one after another, and one kernel ahead left their starts in the open, bench/RESULTS.md Stop 16). The kernels ahead
+come up one after another (each once the one before it is up), not all at once; the first notebook's kernel and the
+next one's start together, when nothing else runs. --no-start-ahead (--ahead 0) starts each kernel only when its
+notebook's turn comes. --jobs N runs N notebooks at once (default 1; each lane starts its own kernels ahead).
 
 A notebook fails when a code cell
   - ends in an error (tslab reports it as execute_reply status "error" plus a stderr stream, not as an error output),
@@ -613,8 +616,14 @@ async def run_all(args, jobs):
     def cwd_of(path):
         return os.path.dirname(os.path.abspath(path))
 
-    def start(path):
-        return asyncio.ensure_future(start_kernel(args.kernel, cwd_of(path)))
+    def start(path, after=None):
+        """Starts a kernel for `path`; with `after` (the start of the kernel ahead of it), once that one is up: kernels
+        started ahead come up one after another on the core the cells leave free, not all at once."""
+        async def go():
+            if after is not None:
+                await asyncio.wait([after])  # done either way; its result is its taker's
+            return await start_kernel(args.kernel, cwd_of(path))
+        return asyncio.ensure_future(go())
 
     async def take(task):
         try:
@@ -636,11 +645,12 @@ async def run_all(args, jobs):
                     ahead = []
                 task = match[0] if match is not None else start(path)
                 print(f"[{n}/{total}] {os.path.relpath(path)} ...", flush=True)
+                # The next notebooks' kernels: each starts once the one ahead of it is up, the first of them at once --
+                # beside this notebook's cells, or (the first notebook) beside this notebook's kernel on the other core.
+                for _, later in todo[len(ahead):args.ahead]:
+                    ahead.append((start(later, ahead[-1][0] if ahead else None), cwd_of(later)))
                 kernel = await take(task)
                 waited = time.monotonic() - t0
-                # The next notebooks' kernels start now, beside this notebook's cells (not beside this kernel's start).
-                for _, later in todo[len(ahead):args.ahead]:
-                    ahead.append((start(later), cwd_of(later)))
                 try:
                     nb, failures, warnings, seconds, not_run = await run_notebook(path, args.timeout, kernel, args.after_error_wait, args.keep_going,
                                                                                   args.isolate_parts, args.kernel)
