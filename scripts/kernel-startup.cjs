@@ -15,11 +15,12 @@
 //    declaration of lib/ and loads the library: 0.4–0.6 s per notebook. Right after start-up the kernel does that
 //    work itself — tslab's converter compiles `import * as … from "./lib/index"` once (the library is not loaded:
 //    the import cell does that, and shows lib/index's warning about a stale build). The runner starts each notebook's
-//    kernel while the previous notebook runs, so the work hides there. L11_WARM_START=off turns it off.
+//    kernels while the previous notebook runs, so the work hides there. L11_WARM_START=off turns it off.
 // 4. A kernel whose parent is gone. Jupyter starts kernels in a session of their own, so a Ctrl-C in the terminal
 //    does not reach them, and a runner that is killed outright cannot shut them down; a kernel left running keeps the
 //    caller's output pipe open (`npm run handouts | tail` would hang). The launcher passes its pid as
 //    JPY_PARENT_PID; when the kernel's parent is no longer that process, the kernel exits.
+// 5. A V8 code cache of TypeScript and tslab (below; scripts/kernel-code-cache.cjs): written after the warm-up of 3.
 "use strict";
 const fs = require("fs");
 const path = require("path");
