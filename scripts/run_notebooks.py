@@ -9,8 +9,9 @@ Every notebook gets a fresh kernel. Kernels for the next notebooks are started w
 tslab kernel takes 1.5-2 s of one core to start, mostly TypeScript parsing and binding its declaration files), so on
 two cores the starts hide behind the notebooks: --ahead N kernels per lane (default 2; the short notebooks 07-10 come
 one after another, and one kernel ahead left their starts in the open, bench/RESULTS.md Stop 16). The kernels ahead
-come up one after another (each once the one before it is up), not all at once. --no-start-ahead (--ahead 0) starts each kernel only when its
-notebook's turn comes. --jobs N runs N notebooks at once (default 1; each lane starts its own kernels ahead).
+come up one after another (each once the one before it is up), not all at once. --no-start-ahead (--ahead 0) starts
+each kernel only when its notebook's turn comes. --jobs N runs N notebooks at once (default 1; each lane starts its own
+kernels ahead).
 
 A notebook fails when a code cell
   - ends in an error (tslab reports it as execute_reply status "error" plus a stderr stream, not as an error output),
