@@ -27,9 +27,13 @@ const path = require("path");
 const util = require("util");
 
 const ROOT = path.join(__dirname, "..");
+// Node runs a --require preload in every worker thread too (the library's mapParallel workers): there only the
+// stand-ins apply — no code cache, no converter to warm (requiring tslab's converter would load TypeScript's 8 MB
+// into each worker), no parent to watch.
+const IN_WORKER = !require("worker_threads").isMainThread;
 // 5. A code cache (scripts/kernel-code-cache.cjs): TypeScript's compiler and tslab are compiled from V8's bytes of
 //    the last start instead of from source. Installed first, so tslab's own modules go through it.
-const codeCache = process.env.L11_CODE_CACHE === "off" ? null : installCodeCache();
+const codeCache = process.env.L11_CODE_CACHE === "off" || IN_WORKER ? null : installCodeCache();
 function installCodeCache() {
   try {
     const roots = [fs.realpathSync(path.join(ROOT, "node_modules")) + path.sep];
@@ -116,7 +120,7 @@ function warmUp(c, convert) {
 // The code cache is written after the warm-up, so it holds what the converter compiled for it too; when a cell comes
 // first, after a pause (the cell's own work is not the start-up's).
 const saveCodeCache = () => codeCache && codeCache.save();
-if (codeCache || process.env.L11_WARM_START !== "off") {
+if (!IN_WORKER && (codeCache || process.env.L11_WARM_START !== "off")) {
   afterConverter(
     (c, convert) => {
       warmUp(c, convert);
@@ -127,7 +131,7 @@ if (codeCache || process.env.L11_WARM_START !== "off") {
 }
 
 const parent = Number(process.env.JPY_PARENT_PID);
-if (parent > 0 && process.ppid === parent) {
+if (!IN_WORKER && parent > 0 && process.ppid === parent) {
   setInterval(() => {
     if (process.ppid !== parent) process.exit(0);
   }, 1000).unref();
