@@ -1,11 +1,12 @@
 // Bench "lecture": the lecture end to end — every notebook executed top to bottom in the tslab kernel by the one
 // notebook runner (scripts/run_notebooks.py --summary), kernel starts included, the way `npm run handouts` runs
-// them: one runner, one notebook after another, each with a fresh kernel, the next kernel starting while the
+// them: one runner, one notebook after another, each with a fresh kernel, the next two kernels starting while the
 // current notebook runs. Figures: the whole collection (wall and CPU seconds of the runner and its kernels),
 // --repeats times (default 3; the median is the headline, min and max show the machine's noise), and from the
 // median run each notebook alone (its kernel's start plus its run), its cells, its slowest cell.
 // With --variants it also runs the collection once with each kernel started only when its notebook's turn comes
-// (--no-start-ahead: what the runner did before), once as two notebooks at a time (--jobs 2), and each notebook
+// (--no-start-ahead), once with one kernel started ahead (--ahead 1: the default before Stop 16; now 2), once as two
+// notebooks at a time (--jobs 2), and each notebook
 // by itself (<notebook>.aloneSeconds, without the result cache).
 //
 // Result cache: every run starts with an empty one (LECTURE_RESULT_CACHE = a fresh folder), so 05 and 07 reuse only
@@ -15,7 +16,10 @@
 // The library is compiled (npm run build) before the clock starts, so the figures do not include a rebuild.
 // Targets (issue 8): the whole collection under 60 s on the 2-core machine; no cell over 10 s.
 //
-// Usage: npx tsx bench/lecture.ts [--json] [--notebooks=01,02] [--repeats=3] [--variants]
+// --fixed measures instead what every notebook pays whatever its cells do: kernel start, import cell, a trivial cell,
+// with the kernel's code cache off and on (benchFixed).
+//
+// Usage: npx tsx bench/lecture.ts [--json] [--notebooks=01,02] [--repeats=3] [--variants] | --fixed [--repeats=3]
 //   JSON: { "lecture": { "collectionSeconds": {…}, "<notebook>": {…}, "<notebook>.slowestCell": {…}, … } }
 import { spawn, spawnSync } from "child_process";
 import * as fs from "fs";
@@ -98,6 +102,62 @@ const median = (xs: number[]): number => {
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 };
 
+/**
+ * --fixed: the costs every notebook pays whatever its cells compute, measured alone: a notebook of the import cell
+ * and 40 trivial cells (`const xN = N + 1; xN`) runs `rounds` times per mode, each time with a fresh kernel started
+ * when its turn comes (--ahead 0, so nothing hides the start), alternating the kernel's V8 code cache off and on
+ * (L11_CODE_CACHE, scripts/kernel-code-cache.cjs). Figures: median kernel start, import cell, trivial cell.
+ */
+async function benchFixed(rounds: number, progress?: (m: string) => void): Promise<Record<string, Metric>> {
+  // Under the project (its node_modules/@types are the kernel's, as for notebooks/), with the notebooks' library.
+  const dir = fs.mkdtempSync(path.join(ROOT, ".cache", "bench-fixed-"));
+  fs.symlinkSync(path.join(ROOT, "build", "lib"), path.join(dir, "lib"));
+  const cells = ['import { check } from "./lib/index";', ...Array.from({ length: 40 }, (_, i) => `const x${i} = ${i} + 1;\nx${i}`)];
+  const nb = {
+    cells: cells.map((source, i) => ({ cell_type: "code", execution_count: null, id: `c${i}`, metadata: {}, outputs: [], source })),
+    metadata: { kernelspec: { display_name: "TypeScript", language: "typescript", name: "tslab" } },
+    nbformat: 4,
+    nbformat_minor: 5,
+  };
+  const file = path.join(dir, "fixed.ipynb");
+  fs.writeFileSync(file, JSON.stringify(nb, null, 1) + "\n");
+  const seen: Record<"off" | "on", { start: number[]; imports: number[]; trivial: number[]; cpu: number[] }> = {
+    off: { start: [], imports: [], trivial: [], cpu: [] },
+    on: { start: [], imports: [], trivial: [], cpu: [] },
+  };
+  try {
+    for (let k = 0; k < rounds; k++) {
+      for (const mode of ["off", "on"] as const) {
+        progress?.(`lecture --fixed: round ${k + 1}/${rounds}, code cache ${mode} …`);
+        process.env.L11_CODE_CACHE = mode;
+        const run = await runRunner([file, file], `fixed-${mode}`, ["--ahead", "0"]);
+        delete process.env.L11_CODE_CACHE;
+        if (run.code !== 0) throw new Error(`lecture --fixed: the runner failed:\n${run.output.slice(-2000)}`);
+        seen[mode].cpu.push(run.cpuSeconds);
+        for (const e of run.summary) {
+          seen[mode].start.push(e.kernelStartSeconds ?? NaN);
+          const [first, ...rest] = e.cells ?? [];
+          seen[mode].imports.push(first[1]);
+          seen[mode].trivial.push(...rest.map(([, x]) => x));
+        }
+      }
+    }
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+  const out: Record<string, Metric> = {};
+  for (const mode of ["off", "on"] as const) {
+    const m = seen[mode];
+    const label = mode === "on" ? "with the code cache" : "without the code cache (L11_CODE_CACHE=off)";
+    out[`kernelStartSeconds.cache${mode === "on" ? "On" : "Off"}`] = { value: round(median(m.start)), unit: `wall s, median of ${m.start.length} kernel starts, nothing else running in the runner, ${label}` };
+    out[`importCellSeconds.cache${mode === "on" ? "On" : "Off"}`] = { value: round(median(m.imports)), unit: `wall s, median, the import cell (loads the library), ${label}` };
+    out[`cpuSecondsPerRun.cache${mode === "on" ? "On" : "Off"}`] = { value: round(median(m.cpu)), unit: `CPU s, median of ${m.cpu.length} runner runs (the runner, two kernels, their cells), ${label}` };
+    out[`trivialCellSeconds.cache${mode === "on" ? "On" : "Off"}`] = { value: round(median(m.trivial)), unit: `wall s, median of ${m.trivial.length} trivial cells (type check, emit, run, Jupyter round trip), ${label}` };
+  }
+  out.loadAverage = { value: round(os.loadavg()[0], 2), unit: `1-minute load average at the end (${os.cpus().length} CPUs)` };
+  return out;
+}
+
 export async function benchLecture(o: { notebooks?: string[]; repeats?: number; variants?: boolean; progress?: (m: string) => void } = {}): Promise<{ lecture: Record<string, Metric> }> {
   const all = fs.readdirSync(NOTEBOOKS).filter((f) => f.endsWith(".ipynb")).sort();
   const chosen = o.notebooks?.length ? all.filter((f) => o.notebooks!.some((p) => f.startsWith(p))) : all;
@@ -168,11 +228,15 @@ export async function benchLecture(o: { notebooks?: string[]; repeats?: number; 
     const late = await runRunner(paths, "late", ["--no-start-ahead"]);
     out.collectionSecondsNoStartAhead = { value: round(late.wallSeconds), unit: "wall s, one run, each kernel started only when its notebook's turn comes (--no-start-ahead)" };
     out.collectionCpuSecondsNoStartAhead = { value: round(late.cpuSeconds), unit: "CPU s of that run" };
+    o.progress?.("lecture: variant: one kernel started ahead (the runner's default before Stop 16) …");
+    const one = await runRunner(paths, "ahead1", ["--ahead", "1"]);
+    out.collectionSecondsOneAhead = { value: round(one.wallSeconds), unit: "wall s, one run, only the next notebook's kernel started ahead (--ahead 1)" };
+    out.collectionCpuSecondsOneAhead = { value: round(one.cpuSeconds), unit: "CPU s of that run" };
     o.progress?.("lecture: variant: two notebooks at a time …");
     const two = await runRunner(paths, "jobs2", ["--jobs", "2"]);
     out.collectionSecondsTwoAtOnce = { value: round(two.wallSeconds), unit: "wall s, one run, two notebooks at a time (--jobs 2)" };
     out.collectionCpuSecondsTwoAtOnce = { value: round(two.cpuSeconds), unit: "CPU s of that run" };
-    for (const r of [late, two]) if (r.code !== 0) process.stderr.write(`lecture: a variant run failed:\n${r.output.slice(-2000)}\n`);
+    for (const r of [late, one, two]) if (r.code !== 0) process.stderr.write(`lecture: a variant run failed:\n${r.output.slice(-2000)}\n`);
     for (const p of paths) {
       const name = path.basename(p, ".ipynb");
       o.progress?.(`lecture: variant: ${name} alone …`);
@@ -190,12 +254,12 @@ if (require.main === module) {
   const json = argv.includes("--json");
   const nbArg = option(argv, "notebooks");
   const tty = process.stderr.isTTY;
-  benchLecture({
-    notebooks: nbArg ? nbArg.split(",") : undefined,
-    repeats: option(argv, "repeats") === undefined ? 3 : Number(option(argv, "repeats")),
-    variants: argv.includes("--variants"),
-    progress: (m) => (tty || !json) && process.stderr.write(`${m}\n`),
-  }).then(
+  const repeats = option(argv, "repeats") === undefined ? 3 : Number(option(argv, "repeats"));
+  const progress = (m: string) => (tty || !json) && process.stderr.write(`${m}\n`);
+  const bench = argv.includes("--fixed")
+    ? benchFixed(repeats, progress).then((lecture) => ({ lecture: { ...lecture, notebooksFailed: { value: 0, unit: "" } } }))
+    : benchLecture({ notebooks: nbArg ? nbArg.split(",") : undefined, repeats, variants: argv.includes("--variants"), progress });
+  bench.then(
     (result) => {
       if (json) console.log(JSON.stringify(result));
       else {

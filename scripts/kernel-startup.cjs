@@ -15,15 +15,33 @@
 //    declaration of lib/ and loads the library: 0.4–0.6 s per notebook. Right after start-up the kernel does that
 //    work itself — tslab's converter compiles `import * as … from "./lib/index"` once (the library is not loaded:
 //    the import cell does that, and shows lib/index's warning about a stale build). The runner starts each notebook's
-//    kernel while the previous notebook runs, so the work hides there. L11_WARM_START=off turns it off.
+//    kernels while the previous notebook runs, so the work hides there. L11_WARM_START=off turns it off.
 // 4. A kernel whose parent is gone. Jupyter starts kernels in a session of their own, so a Ctrl-C in the terminal
 //    does not reach them, and a runner that is killed outright cannot shut them down; a kernel left running keeps the
 //    caller's output pipe open (`npm run handouts | tail` would hang). The launcher passes its pid as
 //    JPY_PARENT_PID; when the kernel's parent is no longer that process, the kernel exits.
+// 5. A V8 code cache of TypeScript and tslab (below; scripts/kernel-code-cache.cjs): written after the warm-up of 3.
 "use strict";
 const fs = require("fs");
 const path = require("path");
 const util = require("util");
+
+const ROOT = path.join(__dirname, "..");
+// Node runs a --require preload in every worker thread too (the library's mapParallel workers): there only the
+// stand-ins apply — no code cache, no converter to warm (requiring tslab's converter would load TypeScript's 8 MB
+// into each worker), no parent to watch.
+const IN_WORKER = !require("worker_threads").isMainThread;
+// 5. A code cache (scripts/kernel-code-cache.cjs): TypeScript's compiler and tslab are compiled from V8's bytes of
+//    the last start instead of from source. Installed first, so tslab's own modules go through it.
+const codeCache = process.env.L11_CODE_CACHE === "off" || IN_WORKER ? null : installCodeCache();
+function installCodeCache() {
+  try {
+    const roots = [fs.realpathSync(path.join(ROOT, "node_modules")) + path.sep];
+    return require("./kernel-code-cache.cjs").install({ dir: path.join(ROOT, ".cache", "v8-code"), roots });
+  } catch {
+    return null; // no node_modules yet: nothing to cache
+  }
+}
 
 const NAMES = path.join(__dirname, "..", "node_modules", "@types", "l11-notebook-globals", "names.json");
 // Names a library may probe with `typeof x` / `x.amd` (UMD wrappers): never stand in for these.
@@ -63,7 +81,9 @@ if (process.env.LECTURE_RESULT_CACHE === undefined) {
   process.env.LECTURE_RESULT_CACHE = path.join(__dirname, "..", ".cache", "results");
 }
 
-function warmStart() {
+/** Runs `afterStart(converter, convert)` once tslab has made its TypeScript converter and finished its start-up
+ * (a timer after createConverter returns), unless a cell got to the converter first (then `cellFirst()`). */
+function afterConverter(afterStart, cellFirst) {
   let converterModule;
   try {
     converterModule = require(require.resolve("tslab/dist/converter", { paths: [process.cwd(), __dirname] }));
@@ -74,31 +94,44 @@ function warmStart() {
   converterModule.createConverter = function (options) {
     const c = original.apply(this, arguments);
     if (options && (options.isJS || options.isBrowser)) return c;
-    // tslab makes its converter at start-up; warm it once the start-up is done, unless a cell gets there first
     let cellsSeen = false;
     const convert = c.convert;
     c.convert = function () {
       cellsSeen = true;
       return convert.apply(this, arguments);
     };
-    setTimeout(() => {
-      if (cellsSeen || !fs.existsSync(path.join(process.cwd(), "lib", "index.js"))) return;
-      try {
-        convert.call(c, "", 'import * as l11WarmStart from "./lib/index";\nvoid l11WarmStart;\n');
-        // only compiled, not loaded: loading is the import cell's, which prints lib/index's warning about a stale
-        // build where the reader sees it
-      } catch {
-        // a failed warm-up leaves the first cell to do the work, as without it
-      }
-    }, 0);
+    setTimeout(() => (cellsSeen ? cellFirst() : afterStart(c, convert)), 0);
     converterModule.createConverter = original;
     return c;
   };
 }
-if (process.env.L11_WARM_START !== "off") warmStart();
+
+function warmUp(c, convert) {
+  if (process.env.L11_WARM_START === "off" || !fs.existsSync(path.join(process.cwd(), "lib", "index.js"))) return;
+  try {
+    convert.call(c, "", 'import * as l11WarmStart from "./lib/index";\nvoid l11WarmStart;\n');
+    // only compiled, not loaded: loading is the import cell's, which prints lib/index's warning about a stale
+    // build where the reader sees it
+  } catch {
+    // a failed warm-up leaves the first cell to do the work, as without it
+  }
+}
+
+// The code cache is written after the warm-up, so it holds what the converter compiled for it too; when a cell comes
+// first, after a pause (the cell's own work is not the start-up's).
+const saveCodeCache = () => codeCache && codeCache.save();
+if (!IN_WORKER && (codeCache || process.env.L11_WARM_START !== "off")) {
+  afterConverter(
+    (c, convert) => {
+      warmUp(c, convert);
+      saveCodeCache();
+    },
+    () => codeCache && setTimeout(saveCodeCache, 2000).unref(),
+  );
+}
 
 const parent = Number(process.env.JPY_PARENT_PID);
-if (parent > 0 && process.ppid === parent) {
+if (!IN_WORKER && parent > 0 && process.ppid === parent) {
   setInterval(() => {
     if (process.ppid !== parent) process.exit(0);
   }, 1000).unref();

@@ -5,10 +5,13 @@ The one notebook runner of the project: `npm run handouts` and `test/notebooks.t
 
     /usr/bin/python3 scripts/run_notebooks.py [--jobs N] [--html-dir DIR] [--summary FILE] [--timeout S] NB.ipynb ...
 
-Every notebook gets a fresh kernel. The kernel for the next notebook is started while the current one's cells run (a
-tslab kernel takes about 2.3 s to start, mostly TypeScript building its program), so on two cores most of that start
-hides behind the previous notebook (the whole collection: 59.8 s -> a median of 51-58 s, bench/RESULTS.md); --no-start-ahead turns
-this off. --jobs N runs N notebooks at once (default 1; each lane starts its next kernel early).
+Every notebook gets a fresh kernel. Kernels for the next notebooks are started while the current one's cells run (a
+tslab kernel takes 1.5-2 s of one core to start, mostly TypeScript parsing and binding its declaration files), so on
+two cores the starts hide behind the notebooks: --ahead N kernels per lane (default 2; the short notebooks 07-10 come
+one after another, and one kernel ahead left their starts in the open, bench/RESULTS.md Stop 16). The kernels ahead
+come up one after another (each once the one before it is up), not all at once. --no-start-ahead (--ahead 0) starts
+each kernel only when its notebook's turn comes. --jobs N runs N notebooks at once (default 1; each lane starts its own
+kernels ahead).
 
 A notebook fails when a code cell
   - ends in an error (tslab reports it as execute_reply status "error" plus a stderr stream, not as an error output),
@@ -61,6 +64,9 @@ import nbformat  # noqa: E402
 from nbclient import NotebookClient  # noqa: E402
 from nbclient.exceptions import CellTimeoutError, DeadKernelError  # noqa: E402
 
+# Kernels started ahead per lane (--ahead). Notebooks 07-10 are short and come one after another: one kernel ahead
+# starts each of them beside a notebook too short to hide it (bench/RESULTS.md, Stop 16).
+DEFAULT_AHEAD = 2
 ALLOW_TAG = "raises-exception"
 SKIP_TAG = "skip-execution"
 TSLAB_CANCEL_WINDOW_S = 0.4  # tslab aborts requests arriving < 200 ms after an error (tslab/dist/jupyter.js)
@@ -133,12 +139,45 @@ async def start_kernel(kernel_name, cwd, startup_timeout=120):
         await km.start_kernel(cwd=cwd)
         kc = km.client()
         kc.start_channels()
-        await kc.wait_for_ready(timeout=startup_timeout)
+        await wait_for_ready(km, kc, startup_timeout)
     except BaseException:  # also a cancellation (Ctrl-C) while it starts
         await stop_kernel(Kernel(km, kc, 0))
         raise
     kc.allow_stdin = False
     return Kernel(km, kc, time.monotonic() - t0)
+
+
+async def wait_for_ready(km, kc, timeout):
+    """jupyter_client's wait_for_ready without its last step: it waits until the kernel has answered kernel_info and
+    IOPub is connected (a status message arrived), then drains IOPub until 0.2 s pass without a message -- 0.2 s of
+    every kernel start spent idle. nbclient ignores IOPub messages that answer another request, so the status
+    messages of kernel_info left in the queue are harmless; they are dropped here without waiting."""
+    from queue import Empty
+
+    deadline = time.monotonic() + timeout
+    while True:
+        kc.kernel_info()
+        try:
+            reply = await kc.shell_channel.get_msg(timeout=1)
+        except Empty:
+            reply = None
+        if reply is not None and reply["msg_type"] == "kernel_info_reply":
+            try:
+                await kc.iopub_channel.get_msg(timeout=0.2)
+            except Empty:  # IOPub not connected yet: ask again
+                pass
+            else:
+                kc._handle_kernel_info_reply(reply)
+                break
+        if not await km.is_alive():
+            raise RuntimeError("Kernel died before replying to kernel_info")
+        if time.monotonic() > deadline:
+            raise RuntimeError(f"Kernel didn't respond in {timeout} seconds")
+    while True:
+        try:
+            await kc.iopub_channel.get_msg(timeout=0)
+        except Empty:
+            return
 
 
 async def stop_kernel(kernel, now=False):
@@ -577,8 +616,14 @@ async def run_all(args, jobs):
     def cwd_of(path):
         return os.path.dirname(os.path.abspath(path))
 
-    def start(path):
-        return asyncio.ensure_future(start_kernel(args.kernel, cwd_of(path)))
+    def start(path, after=None):
+        """Starts a kernel for `path`; with `after` (the start of the kernel ahead of it), once that one is up: kernels
+        started ahead come up one after another on the core the cells leave free, not all at once."""
+        async def go():
+            if after is not None:
+                await asyncio.wait([after])  # done either way; its result is its taker's
+            return await start_kernel(args.kernel, cwd_of(path))
+        return asyncio.ensure_future(go())
 
     async def take(task):
         try:
@@ -587,21 +632,26 @@ async def run_all(args, jobs):
             return e
 
     async def lane():
-        ahead = None  # (task, cwd) of the kernel started for this lane's next notebook
+        ahead = []  # (task, cwd) of the kernels started for this lane's next notebooks, oldest first
         try:
             while todo:
                 n, path = todo.pop(0)
                 t0 = time.monotonic()
-                if ahead is not None and ahead[1] != cwd_of(path):
-                    stopping.append(asyncio.ensure_future(discard(ahead[0])))
-                    ahead = None
-                task = ahead[0] if ahead is not None else start(path)
-                ahead = None
+                match = next((a for a in ahead if a[1] == cwd_of(path)), None)
+                if match is not None:
+                    ahead.remove(match)
+                else:  # started for notebooks in another folder (another lane took them): not of use here
+                    stopping.extend(asyncio.ensure_future(discard(task)) for task, _ in ahead)
+                    ahead = []
+                task = match[0] if match is not None else start(path)
                 print(f"[{n}/{total}] {os.path.relpath(path)} ...", flush=True)
+                # The next notebooks' kernels, beside this notebook's cells: each starts once the kernel before it is up
+                # (two starting at once would only slow each other down: on a busy machine the first notebook's kernel
+                # started beside the second's took 3.5 s instead of 2.0 s).
+                for _, later in todo[len(ahead):args.ahead]:
+                    ahead.append((start(later, ahead[-1][0] if ahead else task), cwd_of(later)))
                 kernel = await take(task)
                 waited = time.monotonic() - t0
-                # The next notebook's kernel starts now, beside this notebook's cells (not beside this kernel's start).
-                ahead = (start(todo[0][1]), cwd_of(todo[0][1])) if todo and args.start_ahead else None
                 try:
                     nb, failures, warnings, seconds, not_run = await run_notebook(path, args.timeout, kernel, args.after_error_wait, args.keep_going,
                                                                                   args.isolate_parts, args.kernel)
@@ -615,11 +665,11 @@ async def run_all(args, jobs):
                 elapsed = time.monotonic() - t0
                 kernel_seconds = 0 if isinstance(kernel, BaseException) else kernel.seconds
                 entries[n - 1] = report(n, total, path, nb, failures, warnings, seconds, not_run, elapsed, kernel_seconds, waited, args)
-        finally:  # the kernel started ahead for a notebook that will not run now is shut down too
-            if ahead is not None:
+        finally:  # the kernels started ahead for notebooks that will not run now are shut down too
+            for task, _ in ahead:
                 if INTERRUPTED:
-                    ahead[0].cancel()  # stop it starting (start_kernel shuts down what it had started)
-                stopping.append(asyncio.ensure_future(discard(ahead[0])))
+                    task.cancel()  # stop it starting (start_kernel shuts down what it had started)
+                stopping.append(asyncio.ensure_future(discard(task)))
 
     async def discard(task):
         try:
@@ -653,8 +703,10 @@ def main():
     parser.add_argument("--timeout", type=int, default=600, help="seconds allowed per cell (default 600)")
     parser.add_argument("--kernel", default="tslab")
     parser.add_argument("--jobs", type=int, default=1, help="notebooks run at once (default 1); each has its own kernel")
-    parser.add_argument("--no-start-ahead", dest="start_ahead", action="store_false",
-                        help="start each kernel only when its notebook's turn comes (default: while the previous one runs)")
+    parser.add_argument("--ahead", type=int, default=DEFAULT_AHEAD,
+                        help=f"kernels each lane starts for its next notebooks while the current one runs (default {DEFAULT_AHEAD})")
+    parser.add_argument("--no-start-ahead", dest="ahead", action="store_const", const=0,
+                        help="start each kernel only when its notebook's turn comes (--ahead 0)")
     parser.add_argument("--after-error-wait", type=float, default=TSLAB_CANCEL_WINDOW_S,
                         help="seconds to wait after an allowed error (0 lets tslab abort the next cell; for tests)")
     parser.add_argument("--edition", choices=["student", "instructor"],
@@ -683,6 +735,9 @@ def main():
     jobs = args.jobs
     if jobs < 1:
         print(f"--jobs must be an integer >= 1, got {jobs}", flush=True)
+        return 2
+    if args.ahead < 0:
+        print(f"--ahead must be an integer >= 0, got {args.ahead}", flush=True)
         return 2
     try:
         summary = asyncio.run(run_all(args, jobs))

@@ -208,6 +208,9 @@ describe("the notebook runner catches what nbclient lets through", () => {
       const bad = await runNotebooks([fixture("runner-allowed-error.ipynb")], ["--jobs", "0"]);
       expect(bad.code).toBe(2);
       expect(bad.output).toContain("--jobs must be an integer >= 1, got 0");
+      const behind = await runNotebooks([fixture("runner-allowed-error.ipynb")], ["--ahead", "-1"]);
+      expect(behind.code).toBe(2);
+      expect(behind.output).toContain("--ahead must be an integer >= 0, got -1");
     },
     2 * FIXTURE_TIMEOUT_MS,
   );
