@@ -111,7 +111,12 @@ function categoryColumns(count: number): number {
 export function categoryTicks(labels: readonly string[]): Axis {
   const width = categoryColumns(labels.length);
   if (labels.every((l) => displayWidth(l) <= width)) return {};
-  return { tickmode: "array", tickvals: [...labels], ticktext: labels.map((l) => wrapTitle(l, width).join("<br>")), tickangle: 0 };
+  // lines of about equal width: a label just over its share splits in two halves, not one word on a line of its own
+  const wrap = (l: string) => {
+    const w = displayWidth(l);
+    return w <= width ? l : wrapTitle(l, Math.min(width, Math.ceil(w / Math.ceil(w / width)) + 4)).join("<br>");
+  };
+  return { tickmode: "array", tickvals: [...labels], ticktext: labels.map(wrap), tickangle: 0 };
 }
 
 /** The categories on an x axis in the order its traces first name them; undefined when any value is not text. */
