@@ -21,7 +21,10 @@ function wideTable(groupCount: number): Table {
 describe("log axes under two decades get explicit ticks", () => {
   it("logTickValues picks 1-2-5 (or finer) values inside the data, none when two decades are labelled", () => {
     expect(logTickValues(1, 1000)).toEqual([]);
-    expect(logTickValues(0.5, 20)).toEqual([]); // 1 and 10 are both in
+    expect(logTickValues(0.5, 40)).toEqual([]); // 1 and 10 are both in, over 1.5 decades
+    // at most 1.5 decades: 1 and 10 alone are too few, 2 and 5 join them
+    expect(logTickValues(0.8, 20)).toEqual([1, 2, 5, 10, 20]);
+    expect(logTickValues(60, 1500)).toEqual([100, 200, 500, 1000]);
     expect(logTickValues(20, 80)).toEqual([20, 30, 50]);
     expect(logTickValues(2, 9)).toEqual([2, 3, 5]);
     expect(logTickValues(12, 17).length).toBeGreaterThanOrEqual(2);
@@ -92,14 +95,54 @@ describe("titles, margins and colours", () => {
     expect((r.data[1].line as { color: string }).color).not.toBe(PALETTE_10[0]);
   });
 
-  it("figureHtml draws the readable figure; a horizontal reference line is a shape with its label", () => {
+  it("figureHtml draws the readable figure; a horizontal reference line is a dashed series across the data, its label in the legend", () => {
     const f = withHorizontalLine(lines(wideTable(2), { x: "x", y: "y", group: "policy", logY: true }), { y: 25, label: "目标" });
     const html = figureHtml(f, { id: "t" });
     const json = JSON.parse(/var f = (\{.*?\}); window\.Plotly/.exec(html)?.[1] ?? "{}");
     expect(json.layout.yaxis.tickmode).toBe("array");
-    expect(json.layout.shapes[0]).toMatchObject({ type: "line", y0: 25, y1: 25, xref: "paper" });
-    expect(json.layout.annotations[0].text).toBe("目标");
+    const line = json.data[json.data.length - 1];
+    expect(line).toMatchObject({ name: "目标", mode: "lines", x: [1, 4], y: [25, 25], line: { dash: "dash" } });
+    expect(json.layout.annotations).toBeUndefined(); // no label drawn over the data
     expect(figureProblems(json)).toEqual([]);
+  });
+
+  it("long category labels wrap level onto lines that fit their share of the plot; short ones are left to Plotly", () => {
+    const labels = Array.from({ length: 10 }, (_, i) => `情形 ${i}：16 台服务器，有界 Pareto（重尾）`);
+    const t: Table = { title: "t", columns: [{ key: "c", label: "情形", format: "text" }, { key: "v", label: "收益", format: "percent0" }], rows: labels.map((c, i) => ({ c, v: i / 10 })) };
+    const x = layoutOf(readableFigure(bars(t, { x: "c", y: "v" }))).xaxis;
+    expect(x.tickangle).toBe(0);
+    expect(x.tickvals).toEqual(labels);
+    for (const [i, text] of (x.ticktext as string[]).entries()) {
+      expect(text.split("<br>").length).toBeGreaterThan(1);
+      for (const line of text.split("<br>")) expect(displayWidth(line)).toBeLessThanOrEqual(10); // 8 columns, a comma over
+      expect(text.replace(/<br>/g, "").replace(/\s/g, "")).toBe(labels[i].replace(/\s/g, ""));
+      expect(text).not.toMatch(/<br>[，）]/); // no line starts with a comma or closing bracket
+    }
+    expect(x.title).toMatchObject({ text: "情形", standoff: 12 }); // placed below the wrapped labels
+    const short = layoutOf(readableFigure(bars({ ...t, rows: t.rows.slice(0, 2).map((r, i) => ({ ...r, c: `甲${i}` })) }, { x: "c", y: "v" }))).xaxis;
+    expect(short.tickvals).toBeUndefined();
+  });
+
+  it("a percent column's linear axis is written in %; a long y title is wrapped onto two lines of about equal width", () => {
+    const t: Table = { title: "t", columns: [{ key: "c", label: "情形", format: "text" }, { key: "v", label: "份额", format: "percent0" }], rows: [{ c: "甲", v: 0.2 }] };
+    expect(bars(t, { x: "c", y: "v" }).layout?.yaxis).toMatchObject({ tickformat: ".0%" });
+    expect(bars(t, { x: "c", y: "v", logY: true }).layout?.yaxis?.tickformat).toBeUndefined();
+    const title = "最集中的目标的份额（它拿到的 ÷ 全部，%）"; // 40 columns: over 36
+    const y = layoutOf(readableFigure(bars(t, { x: "c", y: "v", yTitle: title }))).yaxis;
+    expect(String(y.title.text).split("<br>")).toEqual(["最集中的目标的份额", "（它拿到的 ÷ 全部，%）"]);
+    const long = "最集中的目标的份额（它拿到的请求或生成者位置 ÷ 全部请求或位置，按种子平均）";
+    const parts = String(layoutOf(readableFigure(bars(t, { x: "c", y: "v", yTitle: long }))).yaxis.title.text).split("<br>");
+    expect(parts.length).toBeGreaterThan(1);
+    for (const line of parts) expect(displayWidth(line)).toBeLessThanOrEqual(36);
+  });
+
+  it("bars with a mark column draw one short level mark a category, named by the column's header in the legend", () => {
+    const t: Table = { title: "t", columns: [{ key: "c", label: "情形", format: "text" }, { key: "role", label: "类别", format: "text" }, { key: "v", label: "份额", format: "percent0" }, { key: "fair", label: "平均份额", format: "percent0" }], rows: [{ c: "甲", role: "a", v: 0.5, fair: 0.25 }, { c: "甲", role: "b", v: 0.3, fair: 0.25 }, { c: "乙", role: "a", v: 0.9, fair: 0.5 }] };
+    const f = bars(t, { x: "c", y: "v", group: "role", mark: "fair" });
+    const mark = f.data[f.data.length - 1];
+    expect(mark).toMatchObject({ type: "scatter", mode: "markers", name: "平均份额", x: ["甲", "乙"], y: [0.25, 0.5] });
+    expect((mark.marker as { symbol: string }).symbol).toBe("line-ew");
+    expect(figureProblems(readableFigure(f))).toEqual([]);
   });
 });
 
@@ -118,6 +161,10 @@ describe("figureProblems", () => {
     expect(figureProblems(base({ xaxis: { title: "x" }, yaxis: { title: "y", type: "log", dtick: 1 } }, data))).toEqual([expect.stringContaining("yaxis is a log axis from 12.0 to 40.0 with 0 labelled tick(s)")]);
     expect(figureProblems(base({ xaxis: { title: "x" }, yaxis: { title: "y", type: "log", tickvals: [10, 20, 30], ticktext: ["10", "20", "30"] } }, data))).toEqual([]);
     expect(figureProblems(base({ xaxis: { title: "x" }, yaxis: { title: "y", type: "log" } }, [{ type: "bar", x: ["a"], y: [5, 900] }]))).toEqual([]);
+    // a short range (at most 1.5 decades) with only 1 and 10 labelled fails; with 2 and 5 too it passes
+    const short = [{ type: "bar", x: ["a", "b"], y: [0.9, 20] }];
+    expect(figureProblems(base({ xaxis: { title: "x" }, yaxis: { title: "y", type: "log", dtick: 1 } }, short))).toEqual([expect.stringContaining("only powers of ten labelled")]);
+    expect(figureProblems(readableFigure(base({ xaxis: { title: "x" }, yaxis: { title: "y", type: "log", dtick: 1 } }, short)))).toEqual([]);
   });
   it("wants series told apart: two names with one colour and dash fail; the same name in two panels, or a dotted twin, pass", () => {
     const xy = { xaxis: { title: "x" }, yaxis: { title: "y" } };

@@ -6,6 +6,8 @@ import { headerText } from "./table";
 import type { Figure } from "./figure/figure";
 import { seriesLook } from "./figure/palette";
 import { pointLabelTraces } from "./figure/point-labels";
+import { levelMarks } from "./figure/marks";
+export { withHorizontalLine } from "./figure/marks";
 
 function column(table: Table, key: string): Column {
   const c = table.columns.find((col) => col.key === key);
@@ -62,6 +64,9 @@ export interface ChartOptions {
   where?: Record<string, Cell>;
   /** symmetric error bars: the row key holding each point's ± (e.g. a standard deviation across seeds) */
   error?: string;
+  /** bars(): a column drawn as a short level mark over each x category's bars (e.g. the fair share), named by its
+   * header in the legend (the first row of each category gives the value) */
+  mark?: string;
 }
 
 /** The table restricted to the rows a chart asked for. */
@@ -94,11 +99,17 @@ export function logAxis(): { type: "log"; dtick: number; exponentformat: "none" 
   return { type: "log", dtick: 1, exponentformat: "none" };
 }
 
+/** A linear axis of a percent column writes its ticks as percentages, as the table does. */
+function percentTicks(table: Table, key: string, log: boolean | undefined): { tickformat?: string } {
+  const format = table.columns.find((c) => c.key === key)?.format;
+  return !log && (format === "percent0" || format === "percent1") ? { tickformat: ".0%" } : {};
+}
+
 function axes(table: Table, o: ChartOptions): Figure["layout"] {
   return {
     title: o.title ?? table.title,
-    xaxis: { title: o.xTitle ?? headerText(column(table, o.x)), ...(o.logX ? logAxis() : {}) },
-    yaxis: { title: o.yTitle ?? headerText(column(table, o.y)), ...(o.logY ? logAxis() : {}) },
+    xaxis: { title: o.xTitle ?? headerText(column(table, o.x)), ...(o.logX ? logAxis() : percentTicks(table, o.x, o.logX)) },
+    yaxis: { title: o.yTitle ?? headerText(column(table, o.y)), ...(o.logY ? logAxis() : percentTicks(table, o.y, o.logY)) },
     legend: o.group ? { title: { text: headerText(column(table, o.group)) } } : undefined,
   };
 }
@@ -106,14 +117,19 @@ function axes(table: Table, o: ChartOptions): Figure["layout"] {
 /** Grouped bars: x categories, one bar colour per group. */
 export function bars(all: Table, o: ChartOptions): Figure {
   const table = selected(all, o);
+  const data: Figure["data"] = groups(table, o.group).map((g) => ({
+    type: "bar",
+    name: g.name,
+    x: g.rows.map((r) => label(table, o.x, r[o.x])),
+    y: g.rows.map((r) => r[o.y]),
+    ...errorBars(table, o, g.rows),
+  }));
+  if (o.mark) {
+    const first = groups(table, o.x).map((g) => g.rows[0]);
+    data.push(levelMarks(headerText(column(table, o.mark)), first.map((r) => label(table, o.x, r[o.x])), first.map((r) => r[o.mark as string])));
+  }
   return {
-    data: groups(table, o.group).map((g) => ({
-      type: "bar",
-      name: g.name,
-      x: g.rows.map((r) => label(table, o.x, r[o.x])),
-      y: g.rows.map((r) => r[o.y]),
-      ...errorBars(table, o, g.rows),
-    })),
+    data,
     // Bars stand on categories even when they look numeric (replicas 2, 4, 8 must not leave gaps at 3, 5, 6, 7).
     layout: (() => {
       const l = axes(table, o) as NonNullable<Figure["layout"]>;
@@ -171,11 +187,13 @@ export function heatmap(options: { z: number[][]; x: string[]; y: string[]; titl
   // numeric axes with the names as tick labels, so that a path can be drawn slightly off the cell centres
   const xs = options.x.map((_, i) => i);
   const ys = options.y.map((_, i) => i);
+  // with the values written at the cells' centres, the markers move a further 0.11 of a cell sideways, clear of them
+  const dx = (offset: number) => (text && offset !== 0 ? offset + Math.sign(offset) * 0.11 : offset);
   const paths = options.paths.map((p) => ({
     type: "scatter",
     mode: "lines+markers+text",
     name: p.name,
-    x: p.points.map((pt) => pt.x + (p.offset ?? 0)),
+    x: p.points.map((pt) => pt.x + dx(p.offset ?? 0)),
     y: p.points.map((pt) => pt.y + (p.offset ?? 0)),
     // labels inside white markers: readable on the dark and the light end of the colour scale alike
     text: p.points.map((pt) => pt.label ?? ""),
@@ -385,16 +403,4 @@ function markedPoints(sub: Table, o: ChartOptions & { markWhen: string; markName
     xaxis: `x${axis}`,
     yaxis: `y${axis}`,
   };
-}
-
-/** The figure with a dashed horizontal line across the whole plot at `y` (on the y axis), labelled at its right end
- * (e.g. a target the reader should compare the points with). */
-export function withHorizontalLine(figure: Figure, o: { y: number; label: string; color?: string }): Figure {
-  const layout = { ...(figure.layout ?? {}) } as NonNullable<Figure["layout"]>;
-  const color = o.color ?? "#444444";
-  const shapes = Array.isArray(layout.shapes) ? layout.shapes : [];
-  const annotations = Array.isArray(layout.annotations) ? layout.annotations : [];
-  layout.shapes = [...shapes, { type: "line", xref: "paper", x0: 0, x1: 1, yref: "y", y0: o.y, y1: o.y, line: { color, width: 1.5, dash: "dash" } }];
-  layout.annotations = [...annotations, { xref: "paper", x: 1, xanchor: "right", yref: "y", y: o.y, yanchor: "bottom", text: o.label, showarrow: false, font: { color, size: 12 } }];
-  return { ...figure, layout };
 }

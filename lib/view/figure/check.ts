@@ -1,10 +1,11 @@
 // The readability check of a chart as drawn, run on every figure of a notebook run (test/notebooks.test.ts) and on
 // unit figures: every axis carries a title (in a grid of small charts, one per grid column / row suffices); every
-// log axis shows at least two labelled ticks within its data; no two series of one chart share a colour and a line
+// log axis shows at least two labelled ticks within its data, and one spanning at most 1.5 decades labels a 2 or 5
+// (or finer) value too, not only 1 and 10; no two series of one chart share a colour and a line
 // style. Pure: it returns the problems in words, empty when there are none.
 import type { Figure } from "./figure";
 import { axesInUse, axisTitleText, decadesWithin, positiveRange, SCALED, traceType, type AxisUse, type Trace } from "./axes";
-import { explicitColour, hasLines, seriesKey } from "./readable";
+import { explicitColour, hasLines, logTickValues, seriesKey, SHORT_LOG_SPAN } from "./readable";
 import { PALETTE_10 } from "./palette";
 
 function gridColumns(figure: Figure): number | undefined {
@@ -22,14 +23,29 @@ function titledNearby(use: AxisUse, uses: AxisUse[], columns: number | undefined
 }
 
 /** The labelled ticks a log axis shows within its data: its explicit tick values, else its powers of ten. */
-function labelledLogTicks(use: AxisUse, range: { min: number; max: number }): number {
+function labelledLogTicks(use: AxisUse, range: { min: number; max: number }): number[] {
   const axis = use.axis ?? {};
   const slack = (v: number) => v >= range.min / 1.06 && v <= range.max * 1.06;
   if (Array.isArray(axis.tickvals)) {
     const text = Array.isArray(axis.ticktext) ? axis.ticktext : undefined;
-    return axis.tickvals.filter((v, i) => typeof v === "number" && slack(v) && (!text || String(text[i] ?? "") !== "")).length;
+    return axis.tickvals.filter((v, i): v is number => typeof v === "number" && slack(v) && (!text || String(text[i] ?? "") !== ""));
   }
-  return decadesWithin(range.min, range.max).length;
+  return decadesWithin(range.min, range.max);
+}
+
+function isPowerOfTen(v: number): boolean {
+  return Math.abs(Math.log10(v) - Math.round(Math.log10(v))) < 1e-9;
+}
+
+/** What is wrong with a log axis's labels: fewer than two within its data; or, spanning at most 1.5 decades
+ * (SHORT_LOG_SPAN), only powers of ten labelled where a 2 or 5 (or finer) value lies within the data. */
+function logTickProblem(use: AxisUse, range: { min: number; max: number }): string | undefined {
+  const ticks = labelledLogTicks(use, range);
+  const where = `${use.key} is a log axis from ${range.min.toPrecision(3)} to ${range.max.toPrecision(3)}`;
+  if (ticks.length < 2) return `${where} with ${ticks.length} labelled tick(s)`;
+  const between = logTickValues(range.min, range.max).filter((v) => !isPowerOfTen(v));
+  if (range.max / range.min <= SHORT_LOG_SPAN && between.length > 0 && ticks.every(isPowerOfTen)) return `${where} (a short range) with only powers of ten labelled`;
+  return undefined;
 }
 
 function axisProblems(figure: Figure): string[] {
@@ -41,8 +57,8 @@ function axisProblems(figure: Figure): string[] {
     if (use.axis?.type !== "log") continue;
     const range = positiveRange(use);
     if (!range || range.max / range.min < 1.0001) continue; // one value: nothing to read off
-    const ticks = labelledLogTicks(use, range);
-    if (ticks < 2) problems.push(`${use.key} is a log axis from ${range.min.toPrecision(3)} to ${range.max.toPrecision(3)} with ${ticks} labelled tick(s)`);
+    const problem = logTickProblem(use, range);
+    if (problem) problems.push(problem);
   }
   return problems;
 }

@@ -1,11 +1,12 @@
 // One pass every chart goes through before it is drawn (figureHtml), so that each is readable at a glance whatever
 // built it: the title on the left, wrapped, above the plot and clear of Plotly's mode bar (top right); axes that make
-// room for rotated tick labels and their titles (automargin); log axes spanning less than two labelled decades get
-// explicit ticks (a P99 between 20 and 80 s showed no label at all, 03.6's bars only "10"); one distinct colour a
-// series (palette.ts), colours the builder chose kept.
+// room for tick labels and their titles (automargin), long category labels wrapped level (rotated ones ran into the
+// axis title and past the chart's right edge), long y titles on two lines; log axes spanning less than two labelled
+// decades, or at most 1.5 decades, get explicit 1-2-5 ticks (a P99 between 20 and 80 s showed no label at all, 03.6's
+// bars only "10", 06.1's only 1 and 10); one distinct colour a series (palette.ts), colours the builder chose kept.
 import type { Axis, Figure } from "./figure";
 import { displayWidth } from "../table";
-import { axesInUse, decadesWithin, positiveRange, SCALED, traceType, type Trace } from "./axes";
+import { axesInUse, decadesWithin, positiveRange, SCALED, traceType, type AxisUse, type Trace } from "./axes";
 import { seriesLook } from "./palette";
 
 /** Chart titles wrap at this display width (a CJK character counts 2): about 560 px at 16 px, so a title stays left
@@ -31,7 +32,10 @@ export function wrapTitle(text: string, width = TITLE_WIDTH): string[] {
       if ("，、：；）)".includes(chars[i])) last.punctuation = i + 1;
       if (chars[i] === " ") last.space = i + 1;
     }
-    const at = [last.bracket, last.punctuation, last.space].find((b) => b > cut / 2) ?? cut;
+    const inWord = /[A-Za-z0-9]/.test(chars[cut - 1] ?? "") && /[A-Za-z0-9]/.test(chars[cut] ?? "");
+    let at = [last.bracket, last.punctuation, last.space].find((b) => b > cut / 2) ?? (inWord && last.space > 0 ? last.space : cut);
+    // a comma or closing bracket never starts a line: it stays on the line before, a column over if need be
+    while (at < chars.length && "，、：；。）)".includes(chars[at])) at++;
     lines.push(chars.slice(0, at).join("").trim());
     rest = chars.slice(at).join("").trim();
   }
@@ -61,11 +65,15 @@ function titleLayout(layout: Record<string, unknown>): Record<string, unknown> {
   };
 }
 
-/** Values for a log axis's ticks between `min` and `max` when its decades alone would label fewer than two; empty
- * when they suffice. */
+/** A log axis spanning at most this ratio (1.5 decades) is short: 1 and 10 alone leave its bars hard to read, so it
+ * gets 2 and 5 (or finer) ticks too. */
+export const SHORT_LOG_SPAN = 10 ** 1.5;
+
+/** Values for a log axis's ticks between `min` and `max` when its decades alone would label fewer than two, or it
+ * spans at most 1.5 decades (SHORT_LOG_SPAN); empty when its decades suffice. */
 export function logTickValues(min: number, max: number): number[] {
   if (!(min > 0) || !(max >= min)) return [];
-  if (decadesWithin(min, max).length >= 2) return [];
+  if (decadesWithin(min, max).length >= 2 && max / min > SHORT_LOG_SPAN) return [];
   const steps = [[1, 2, 5], [1, 2, 3, 5], [1, 1.5, 2, 3, 4, 5, 6, 8], [1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 7, 8, 9]];
   const within = (mantissas: number[]) => {
     const out: number[] = [];
@@ -91,9 +99,70 @@ export function tickLabel(v: number): string {
   return Math.abs(rounded) >= 1000 ? rounded.toLocaleString("en-US") : String(rounded);
 }
 
-/** Axis layout with room for its tick labels and title, and explicit ticks on a log axis under two decades. */
-function readableAxis(axis: Axis | undefined, range: { min: number; max: number } | undefined): Axis {
-  const out: Axis = { automargin: true, ...(axis ?? {}) };
+/** Display columns a category axis's labels get when each has its share of a plot about 640 px wide (12 px text,
+ * about 6.5 px a column), at least 8. */
+function categoryColumns(count: number): number {
+  return Math.max(8, Math.floor(640 / Math.max(1, count) / 6.5) - 1);
+}
+
+/** A category x axis whose labels are wider than their share of the plot: the labels wrapped onto lines and drawn
+ * level (never rotated, so a long label neither runs past the chart's edge nor into the axis title); empty when
+ * they fit. */
+export function categoryTicks(labels: readonly string[]): Axis {
+  const width = categoryColumns(labels.length);
+  if (labels.every((l) => displayWidth(l) <= width)) return {};
+  // lines of about equal width: a label just over its share splits in two halves, not one word on a line of its own
+  const wrap = (l: string) => {
+    const w = displayWidth(l);
+    return w <= width ? l : wrapTitle(l, Math.min(width, Math.ceil(w / Math.ceil(w / width)) + 4)).join("<br>");
+  };
+  return { tickmode: "array", tickvals: [...labels], ticktext: labels.map(wrap), tickangle: 0 };
+}
+
+/** The categories on an x axis in the order its traces first name them; undefined when any value is not text. */
+function categoriesOf(use: AxisUse | undefined): string[] | undefined {
+  if (!use || use.letter !== "x") return undefined;
+  const seen: string[] = [];
+  for (const t of use.traces) {
+    if (!Array.isArray(t.x)) continue;
+    for (const v of t.x) {
+      if (typeof v !== "string") return undefined;
+      if (!seen.includes(v)) seen.push(v);
+    }
+  }
+  return seen.length > 0 ? seen : undefined;
+}
+
+/** A y axis title longer than this many display columns is wrapped onto two lines (a long one ran past the top). */
+export const Y_TITLE_WIDTH = 36;
+
+function wrappedTitle(axis: Axis): Axis {
+  const text = typeof axis.title === "string" ? axis.title : axis.title && typeof axis.title === "object" ? String((axis.title as { text?: unknown }).text ?? "") : "";
+  const width = displayWidth(text);
+  if (!text || text.includes("<br>") || width <= Y_TITLE_WIDTH) return {};
+  const own = typeof axis.title === "object" ? (axis.title as Record<string, unknown>) : {};
+  // lines of about equal width (a bracket then starts the second line), none over Y_TITLE_WIDTH
+  const lineWidth = Math.min(Y_TITLE_WIDTH, Math.ceil(width / Math.ceil(width / Y_TITLE_WIDTH)) + 6);
+  return { title: { ...own, text: wrapTitle(text, lineWidth).join("<br>") } };
+}
+
+/** Plotly places an axis title clear of multi-line tick labels only when it has a standoff (without one, "情形" sat
+ * on 05.4's wrapped labels): every titled axis gets one. */
+function withStandoff(axis: Axis): Axis {
+  if (axis.title === undefined || axis.title === null || axis.title === "") return {};
+  const own: { text: string; [key: string]: unknown } = typeof axis.title === "object" ? axis.title : { text: axis.title };
+  const title = { ...own, standoff: 12 };
+  return own.standoff === undefined ? { title } : {};
+}
+
+/** Axis layout with room for its tick labels and title, long category labels wrapped, a long y title wrapped, and
+ * explicit ticks on a log axis under two decades or spanning at most 1.5. */
+function readableAxis(axis: Axis | undefined, use: AxisUse | undefined): Axis {
+  const range = use ? positiveRange(use) : undefined;
+  const own: Axis = { automargin: true, ...(axis ?? {}) };
+  const categories = own.type === "category" && !Array.isArray(own.tickvals) ? categoriesOf(use) : undefined;
+  const titled: Axis = { ...own, ...(use?.letter === "y" ? wrappedTitle(own) : {}) };
+  const out: Axis = { ...titled, ...(categories ? categoryTicks(categories) : {}), ...withStandoff(titled) };
   if (out.type !== "log" || !range || Array.isArray(out.tickvals)) return out;
   const ticks = logTickValues(range.min, range.max);
   if (ticks.length === 0) return out;
@@ -166,7 +235,7 @@ export function readableFigure(figure: Figure): Figure {
   const axisKeys = new Set([...Object.keys(layout).filter((k) => /^[xy]axis\d*$/.test(k)), ...uses.map((u) => u.key)]);
   for (const key of axisKeys) {
     const use = uses.find((u) => u.key === key);
-    layout[key] = readableAxis(layout[key] as Axis | undefined, use ? positiveRange(use) : undefined);
+    layout[key] = readableAxis(layout[key] as Axis | undefined, use);
   }
   Object.assign(layout, titleLayout(layout));
   return { ...figure, data, layout: layout as Figure["layout"] };
