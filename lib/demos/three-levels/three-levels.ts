@@ -9,10 +9,21 @@ import { checkInteger, checkNumber } from "../../core/errors";
 import { displayName } from "../../core/glossary";
 import type { Row, Table } from "../../core/table";
 import { f, need, needParam, needRow, needRows, pct } from "../claims";
+import { OVERLOAD_NOTE } from "../cache-balance/section2";
 import { seedView } from "../preble/figure3-claims";
 import { defineDemo, getDemo, runDemo, runDemoSmaller } from "../registry";
 
 const LEVEL_COLUMN = { key: "level", label: "层次", format: "name" as const };
+
+/** Whether the row matching `match` of a cluster demo's table ran overloaded (its "overloaded" column). */
+function overloadedIn(t: Table, match: Record<string, string | number | boolean | null>): boolean {
+  return needRow(t, match).overloaded === true;
+}
+
+/** An outcome with its unit's number format, marked "（过载）" where that run was overloaded. */
+function outcomeText(r: Row): string {
+  return `${f(Number(r.outcome), 2)}${r.overloaded === true ? "（过载）" : ""}`;
+}
 
 /** The number in `key` of the row matching `match` of a sub-demo's table (the claim says which row was missing). */
 function cellOf(t: Table, match: Record<string, string | number | boolean | null>, key: string): number {
@@ -50,10 +61,10 @@ export const herdingAtEachLevel = defineDemo({
     const jsqMean = cellOf(t14, { policy: "jsq" }, "mean");
     add({ level: "requestToReplica", case: `过时的负载快照（T = ${t14.params?.refresh}）`, demo: "01.4", role: "herding", rule: "jsq", share: cellOf(t14, { policy: "jsq" }, "topServerShare"), fair: 1 / servers, outcome: jsqMean, unit: "平均响应（个服务时间）" });
     add({ level: "requestToReplica", case: `过时的负载快照（T = ${t14.params?.refresh}）`, demo: "01.4", role: "cure", rule: "powerOfTwo", share: cellOf(t14, { policy: "powerOfTwo" }, "topServerShare"), fair: 1 / servers, outcome: cellOf(t14, { policy: "powerOfTwo" }, "mean"), unit: "平均响应（个服务时间）" });
-    add({ level: "requestToReplica", case: "长文档：共享的系统提示", demo: "02.1", role: "herding", rule: "prefixAffinity", share: cellOf(t21, { workload: "longDocQA", policy: "prefixAffinity" }, "maxShare"), fair: 1 / replicas21, outcome: cellOf(t21, { workload: "longDocQA", policy: "prefixAffinity" }, "meanLatency"), unit: "平均延迟（秒）" });
-    add({ level: "requestToReplica", case: "长文档：共享的系统提示", demo: "02.1", role: "cure", rule: "thresholdAffinity", share: cellOf(t21, { workload: "longDocQA", policy: "thresholdAffinity" }, "maxShare"), fair: 1 / replicas21, outcome: cellOf(t21, { workload: "longDocQA", policy: "thresholdAffinity" }, "meanLatency"), unit: "平均延迟（秒）" });
-    add({ level: "requestToReplica", case: "工具调用：一个超热的工具", demo: "03.3", role: "herding", rule: "e2", share: cellOf(t33, { policy: "e2" }, "maxShare"), fair: 1 / replicas33, outcome: cellOf(t33, { policy: "e2" }, "meanLatency"), unit: "平均延迟（秒）" });
-    add({ level: "requestToReplica", case: "工具调用：一个超热的工具", demo: "03.3", role: "cure", rule: "e2+rebalance", share: cellOf(t33, { policy: "e2+rebalance", thBal: 1.5 }, "maxShare"), fair: 1 / replicas33, outcome: cellOf(t33, { policy: "e2+rebalance", thBal: 1.5 }, "meanLatency"), unit: "平均延迟（秒）" });
+    add({ level: "requestToReplica", case: "长文档：共享的系统提示", demo: "02.1", role: "herding", rule: "prefixAffinity", share: cellOf(t21, { workload: "longDocQA", policy: "prefixAffinity" }, "maxShare"), fair: 1 / replicas21, outcome: cellOf(t21, { workload: "longDocQA", policy: "prefixAffinity" }, "meanLatency"), unit: "平均延迟（秒）", overloaded: overloadedIn(t21, { workload: "longDocQA", policy: "prefixAffinity" }) });
+    add({ level: "requestToReplica", case: "长文档：共享的系统提示", demo: "02.1", role: "cure", rule: "thresholdAffinity", share: cellOf(t21, { workload: "longDocQA", policy: "thresholdAffinity" }, "maxShare"), fair: 1 / replicas21, outcome: cellOf(t21, { workload: "longDocQA", policy: "thresholdAffinity" }, "meanLatency"), unit: "平均延迟（秒）", overloaded: overloadedIn(t21, { workload: "longDocQA", policy: "thresholdAffinity" }) });
+    add({ level: "requestToReplica", case: "工具调用：一个超热的工具", demo: "03.3", role: "herding", rule: "e2", share: cellOf(t33, { policy: "e2" }, "maxShare"), fair: 1 / replicas33, outcome: cellOf(t33, { policy: "e2" }, "meanLatency"), unit: "平均延迟（秒）", overloaded: overloadedIn(t33, { policy: "e2" }) });
+    add({ level: "requestToReplica", case: "工具调用：一个超热的工具", demo: "03.3", role: "cure", rule: "e2+rebalance", share: cellOf(t33, { policy: "e2+rebalance", thBal: 1.5 }, "maxShare"), fair: 1 / replicas33, outcome: cellOf(t33, { policy: "e2+rebalance", thBal: 1.5 }, "meanLatency"), unit: "平均延迟（秒）", overloaded: overloadedIn(t33, { policy: "e2+rebalance", thBal: 1.5 }) });
     // module → model: the share of the three generator slots held by the most-used model; outcome = test points
     // below the pool's optimum (mean over pools)
     const debateRows = needRows(t44, { experiment: "debateDiversity" });
@@ -78,12 +89,14 @@ export const herdingAtEachLevel = defineDemo({
         { key: "fair", label: "平均份额", format: "percent0" },
         { key: "outcome", label: "结果", format: "sig3" },
         { key: "unit", label: "结果的含义", format: "text" },
+        { key: "overloaded", label: "过载" },
       ],
       rows,
       notes: [
         `最集中的目标的份额 = 拿得最多的那个目标拿到的 ÷ 全部：01.4 是一个刷新周期里收到请求最多的那台服务器收到的请求数 ÷ 这个周期到达的请求数（${servers} 台服务器，按周期、再按种子平均）；02.1、03.3 是最忙的副本处理的请求数 ÷ 计入统计的全部请求数（预热之后；${replicas21} 个、${replicas33} 个副本）；04.4 是三个生成者位置里用得最多的那个模型占的位置数 ÷ 3（按池平均；100% = 三个一样）。`,
         `平均份额 = 1 ÷ 目标个数（1/${servers}、1/${replicas21}、1/${replicas33}、1/3）：完全均分时每个目标拿到的份额；最集中的目标的份额不会低于它。`,
         `01.4、02.1、03.3 取各自演示的默认参数（种子 ${seed}），04.4 用 ${pools} 个池；参数与前面笔记本里相同时就是同一次运行。`,
+        `过载（02.1、03.3 的行；01.4、04.4 不是集群模拟，没有这一项）——${OVERLOAD_NOTE}`,
         "解药：二选一代替最短队列（随机性）；命中过半才亲和（阈值 0.5，一种负载保护）；派发后再平衡（Th_bal = 1.5，显式的负载保护）；辩论里允许混用模型（多样性）。",
       ],
     };
@@ -103,7 +116,7 @@ export const herdingAtEachLevel = defineDemo({
     },
     {
       id: "cures-work",
-      says: "解药——随机性、显式的负载保护、显式的多样性——把份额压回平均附近，结果也更好",
+      says: "随机性（二选一）、显式的负载保护（再平衡）、显式的多样性，都是解药：最集中的目标的份额降下来，结果也更好",
       lecture: "随机性（二选一）、显式的负载保护（再平衡）、显式的多样性，都是解药",
       judge: (t) => {
         const cases = [...new Set(t.rows.map((r) => String(r.case)))];
@@ -115,7 +128,7 @@ export const herdingAtEachLevel = defineDemo({
         });
         return {
           holds: parts.every((x) => x.ok),
-          ours: parts.map(({ h, k }) => `${displayName(h.rule)} → ${displayName(k.rule)}：${pct(Number(h.share))} → ${pct(Number(k.share))}，${h.unit} ${f(Number(h.outcome), 2)} → ${f(Number(k.outcome), 2)}`).join("；"),
+          ours: parts.map(({ h, k }) => `${displayName(h.rule)} → ${displayName(k.rule)}：${pct(Number(h.share))} → ${pct(Number(k.share))}，${h.unit} ${outcomeText(h)} → ${outcomeText(k)}`).join("；"),
         };
       },
     },
