@@ -45,8 +45,11 @@ export function escapeHtml(text: string): string {
   return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&#39;");
 }
 
+/** A column's header: its label with the unit in full-width brackets, "一步的时间（毫秒）"; a label that already ends
+ * in brackets takes the unit inside them, "比同一模型的最好分配高（测试，百分点）" — one bracket style throughout. */
 export function headerText(column: Column): string {
-  return column.unit ? `${column.label} (${column.unit})` : column.label;
+  if (!column.unit) return column.label;
+  return column.label.endsWith("）") ? `${column.label.slice(0, -1)}，${column.unit}）` : `${column.label}（${column.unit}）`;
 }
 
 function isNumericColumn(table: Table, column: Column): boolean {
