@@ -308,21 +308,21 @@ export const informationAndFreshness = defineDemo({
     const t43 = runDemo("04.3");
     const rows: Row[] = [];
     const m13 = (refresh: number, policy: string) => cellOf(t13, { refresh, policy }, "mean");
-    rows.push({ level: "requestToReplica", info: "各服务器的队列长度", demo: "01.3", rule: "jsq", condition: "实时（T = 0）", value: m13(0, "jsq"), reference: m13(0, "random"), unit: "平均响应（个服务时间）；参照 = 随机派发" });
-    rows.push({ level: "requestToReplica", info: "各服务器的队列长度", demo: "01.3", rule: "jsq", condition: `过时（T = ${stale}）`, value: m13(stale, "jsq"), reference: m13(stale, "random"), unit: "平均响应（个服务时间）；参照 = 随机派发" });
-    rows.push({ level: "requestToReplica", info: "各服务器的队列长度", demo: "01.3", rule: "powerOfTwo", condition: "实时（T = 0）", value: m13(0, "powerOfTwo"), reference: m13(0, "random"), unit: "平均响应（个服务时间）；参照 = 随机派发" });
-    rows.push({ level: "requestToReplica", info: "各服务器的队列长度", demo: "01.3", rule: "powerOfTwo", condition: `过时（T = ${stale}）`, value: m13(stale, "powerOfTwo"), reference: m13(stale, "random"), unit: "平均响应（个服务时间）；参照 = 随机派发" });
+    rows.push({ level: "requestToReplica", info: "各服务器的队列长度", demo: "01.3", rule: "jsq", condition: "实时（T = 0）", value: m13(0, "jsq"), reference: m13(0, "random"), unit: "平均响应（个服务时间）", referenceUnit: "随机派发在同一刷新间隔下的平均响应（个服务时间）" });
+    rows.push({ level: "requestToReplica", info: "各服务器的队列长度", demo: "01.3", rule: "jsq", condition: `过时（T = ${stale}）`, value: m13(stale, "jsq"), reference: m13(stale, "random"), unit: "平均响应（个服务时间）", referenceUnit: "随机派发在同一刷新间隔下的平均响应（个服务时间）" });
+    rows.push({ level: "requestToReplica", info: "各服务器的队列长度", demo: "01.3", rule: "powerOfTwo", condition: "实时（T = 0）", value: m13(0, "powerOfTwo"), reference: m13(0, "random"), unit: "平均响应（个服务时间）", referenceUnit: "随机派发在同一刷新间隔下的平均响应（个服务时间）" });
+    rows.push({ level: "requestToReplica", info: "各服务器的队列长度", demo: "01.3", rule: "powerOfTwo", condition: `过时（T = ${stale}）`, value: m13(stale, "powerOfTwo"), reference: m13(stale, "random"), unit: "平均响应（个服务时间）", referenceUnit: "随机派发在同一刷新间隔下的平均响应（个服务时间）" });
     for (const policy of ["leastLoad", "thresholdAffinity"]) {
-      rows.push({ level: "requestToReplica", info: "谁缓存了什么", demo: "02.1", rule: policy, condition: policy === "leastLoad" ? "不看缓存" : "看缓存（派出即记下）", value: cellOf(t21, { workload: "longDocQA", policy }, "hitRate"), reference: cellOf(t21, { workload: "longDocQA", policy }, "meanLatency"), unit: "长文档的命中率；参照 = 平均延迟（秒）" });
+      rows.push({ level: "requestToReplica", info: "谁缓存了什么", demo: "02.1", rule: policy, condition: policy === "leastLoad" ? "不看缓存" : "看缓存（派出即记下）", value: cellOf(t21, { workload: "longDocQA", policy }, "hitRate"), reference: cellOf(t21, { workload: "longDocQA", policy }, "meanLatency"), unit: "长文档的命中率", referenceUnit: "这条规则自己的平均延迟（秒）" });
     }
     for (const method of ["cascade", "router"]) {
       const rs = needRows(t52, { method }).sort((a, b) => Number(a.signalNoise) - Number(b.signalNoise));
       for (const r of [rs[0], rs[rs.length - 1]]) {
-        rows.push({ level: "requestToModel", info: method === "cascade" ? "答案对不对（打分器）" : "题目难不难（难度估计）", demo: "05.2", rule: method, condition: method === "cascade" ? `AUC ${f(Number(r.scorerAuc), 2)}` : `相关系数 ${f(Number(r.routerCorrelation), 2)}`, value: Number(r.costShare), reference: Number(r.accuracy), unit: "追上最强模型的价格 ÷ 它的价格；参照 = 测试准确率" });
+        rows.push({ level: "requestToModel", info: method === "cascade" ? "答案对不对（打分器）" : "题目难不难（难度估计）", demo: "05.2", rule: method, condition: method === "cascade" ? `AUC ${f(Number(r.scorerAuc), 2)}` : `相关系数 ${f(Number(r.routerCorrelation), 2)}`, value: Number(r.costShare), reference: Number(r.accuracy), unit: "追上最强模型的价格 ÷ 它的价格", referenceUnit: "这条规则自己的测试准确率" });
       }
     }
     for (const q of [1, 0.6]) {
-      rows.push({ level: "moduleToModel", info: "哪个模块出了错（诊断器）", demo: "04.3", rule: "llmSelector", condition: `q = ${q}`, value: cellOf(t43, { verdicts: "fresh", q }, "evaluated"), reference: cellOf(t43, { verdicts: "fresh", q }, "testAcc"), unit: "评估的分配数；参照 = 测试准确率" });
+      rows.push({ level: "moduleToModel", info: "哪个模块出了错（诊断器）", demo: "04.3", rule: "llmSelector", condition: `q = ${q}`, value: cellOf(t43, { verdicts: "fresh", q }, "evaluated"), reference: cellOf(t43, { verdicts: "fresh", q }, "testAcc"), unit: "评估的分配数", referenceUnit: "这次运行的测试准确率" });
     }
     return {
       title: `信息与新鲜度：每个层次上信息变差时会怎样（过时的快照 T = ${stale}）`,
@@ -333,8 +333,9 @@ export const informationAndFreshness = defineDemo({
         { key: "rule", label: "规则", format: "name" },
         { key: "condition", label: "信息的状况", format: "text" },
         { key: "value", label: "结果", format: "sig3" },
-        { key: "reference", label: "参照", format: "sig3" },
-        { key: "unit", label: "结果与参照的含义", format: "text" },
+        { key: "unit", label: "结果的含义", format: "text" },
+        { key: "reference", label: "另一个量", format: "sig3" },
+        { key: "referenceUnit", label: "另一个量的含义（每行不同）", format: "text" },
       ],
       rows,
       notes: [
