@@ -215,8 +215,8 @@ describe("judge helpers", () => {
     const same = evaluateClaim({ id: "s", says: "说 B", judge: () => [{ reading: "讲义的读法", holds: true, ours: "a" }, { reading: "开源代码的读法", holds: true, ours: "b" }] }, t, {});
     const md = claimsMarkdown({ ...t, claims: [differs, same] }, { readings: "line" });
     expect(md).toContain("    - 开源代码的读法下：");
-    expect(md).toContain("开源代码的读法下：" + verdictBadge("fails") + " · 这里：b（见[附录](10-appendix-preble-as-released.ipynb)）\n        - 原因：开源代码只服务一个组");
-    expect(claimsMarkdown({ ...t, claims: [differs] }, { readings: "line", appendix: "" })).toContain("这里：b（见附录）");
+    expect(md).toContain("开源代码的读法下：" + verdictBadge("fails") + "（见[附录](10-appendix-preble-as-released.ipynb)）\n        - 原因：开源代码只服务一个组");
+    expect(claimsMarkdown({ ...t, claims: [differs] }, { readings: "line", appendix: "" })).toContain(verdictBadge("fails") + "（见附录）\n        - 原因：开源代码只服务一个组");
     expect(md.match(/开源代码的读法/g)?.length).toBe(1);
     expect(md).not.toContain("讲义的读法：");
   });

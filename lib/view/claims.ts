@@ -84,9 +84,10 @@ function otherReadingLine(c: ClaimResult, o: ClaimRenderOptions): string[] {
   if (o.readings !== "line" || !c.readings || c.readings.length < 2) return [];
   const other = c.readings.slice(1).find((r) => r.verdict !== c.readings![0].verdict);
   if (!other) return [];
+  // short (§3's handout has a length budget): the figures only where there is no reason line; the full claim is in the appendix
   const target = o.appendix ?? PREBLE_APPENDIX;
-  const figs = figures(other.ours, other.seeds);
-  return [`    - ${other.reading}下：${verdictBadge(other.verdict)}${figs ? ` · ${figs}` : ""}（见${target ? `[附录](${target})` : "附录"}）`, ...whyLines(other, "        ")];
+  const figs = verdictReason(other) ? "" : ` · ${other.ours}`;
+  return [`    - ${other.reading}下：${verdictBadge(other.verdict)}${figs}（见${target ? `[附录](${target})` : "附录"}）`, ...whyLines(other, "        ")];
 }
 
 /** The claims of a table as markdown (empty when it has none); `besideTable`: the table is printed just above
