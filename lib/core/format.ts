@@ -13,9 +13,11 @@ export function fixedText(x: number, digits = 2): string {
   return noNegativeZero(x.toFixed(digits));
 }
 
-/** A share as a percentage with `digits` decimals: 0.364 → "36%"; "—" when not finite; never "-0%". */
+/** A share as a percentage with `digits` decimals: 0.364 → "36%"; exactly all or none without decimals ("100%",
+ * "0%": "100.0%" is kept for a share that only rounds to it); "—" when not finite; never "-0%". */
 export function percentText(x: number, digits = 0): string {
-  return Number.isFinite(x) ? `${noNegativeZero((x * 100).toFixed(digits))}%` : "—";
+  if (!Number.isFinite(x)) return "—";
+  return `${noNegativeZero((x * 100).toFixed(x === 0 || x === 1 ? 0 : digits))}%`;
 }
 
 /** A number with `digits` significant digits, without exponent notation for everyday magnitudes (the tables' "sig3"). */

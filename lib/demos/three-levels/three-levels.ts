@@ -9,6 +9,7 @@ import { checkInteger, checkNumber } from "../../core/errors";
 import { displayName } from "../../core/glossary";
 import type { Row, Table } from "../../core/table";
 import { f, need, needParam, needRow, needRows, pct } from "../claims";
+import { formatSignificant as sig } from "../../core/format";
 import { OVERLOAD_NOTE } from "../cache-balance/section2";
 import { seedView } from "../preble/figure3-claims";
 import { defineDemo, getDemo, runDemo, runDemoSmaller } from "../registry";
@@ -20,9 +21,9 @@ function overloadedIn(t: Table, match: Record<string, string | number | boolean 
   return needRow(t, match).overloaded === true;
 }
 
-/** An outcome with its unit's number format, marked "（过载）" where that run was overloaded. */
+/** An outcome as the table writes it (three significant digits), marked "（过载）" where that run was overloaded. */
 function outcomeText(r: Row): string {
-  return `${f(Number(r.outcome), 2)}${r.overloaded === true ? "（过载）" : ""}`;
+  return `${sig(Number(r.outcome))}${r.overloaded === true ? "（过载）" : ""}`;
 }
 
 /** The number in `key` of the row matching `match` of a sub-demo's table (the claim says which row was missing). */
@@ -234,7 +235,7 @@ export const simpleRulesTakeMost = defineDemo({
         needParam(rs.length > 0, "没有未过载的负载");
         return {
           holds: rs.every((r) => Number(r.simple) <= 1.1 * Number(r.elaborate)),
-          ours: rs.map((r) => `${r.case}：${f(Number(r.simple), 2)} 对 Preble ${f(Number(r.elaborate), 2)} 秒`).join("；"),
+          ours: rs.map((r) => `${r.case}：${sig(Number(r.simple))} 对 Preble ${sig(Number(r.elaborate))} 秒`).join("；"),
         };
       },
     },
@@ -245,8 +246,8 @@ export const simpleRulesTakeMost = defineDemo({
       judge: (t) => {
         const over = needRows(t, { demo: "03.1" }).filter((r) => r.overloaded === true);
         const edge = needRow(t, { demo: "04.1" });
-        const parts = over.map((r) => `${r.case}：简单规则 ${f(Number(r.simple), 2)} 秒（过载），Preble ${f(Number(r.elaborate), 2)} 秒`);
-        parts.push(`定位-求解从 C+C 出发：贪心 ${f(Number(edge.simple), 2)}，LLMSelector ${f(Number(edge.elaborate), 2)}`);
+        const parts = over.map((r) => `${r.case}：简单规则 ${sig(Number(r.simple))} 秒（过载），Preble ${sig(Number(r.elaborate))} 秒`);
+        parts.push(`定位-求解从 C+C 出发：贪心 ${sig(Number(edge.simple))}，LLMSelector ${sig(Number(edge.elaborate))}`);
         return { holds: over.length > 0 && over.every((r) => Number(r.elaborate) < Number(r.simple) / 1.5) && Number(edge.captured) < 0.5, ours: parts.join("；") };
       },
     },
@@ -357,7 +358,7 @@ export const informationAndFreshness = defineDemo({
         const o = old as Row;
         return {
           holds: Number(live.value) < Number(live.reference) / 2 && Number(o.value) > Number(o.reference) && Number(p2[1].value) < Number(p2[1].reference),
-          ours: `最短队列 ${f(Number(live.value), 2)} → ${f(Number(o.value), 2)}（随机 ${f(Number(o.reference), 2)}）；二选一 ${f(Number(p2[0].value), 2)} → ${f(Number(p2[1].value), 2)}`,
+          ours: `最短队列 ${sig(Number(live.value))} → ${sig(Number(o.value))}（随机 ${sig(Number(o.reference))}）；二选一 ${sig(Number(p2[0].value))} → ${sig(Number(p2[1].value))}`,
         };
       },
     },
@@ -368,7 +369,7 @@ export const informationAndFreshness = defineDemo({
       judge: (t) => {
         const a = needRow(t, { rule: "leastLoad" });
         const b = needRow(t, { rule: "thresholdAffinity" });
-        return { holds: Number(b.value) > Number(a.value) && Number(b.reference) < Number(a.reference), ours: `命中率 ${f(Number(a.value), 2)} → ${f(Number(b.value), 2)}，平均延迟 ${f(Number(a.reference), 2)} → ${f(Number(b.reference), 2)} 秒` };
+        return { holds: Number(b.value) > Number(a.value) && Number(b.reference) < Number(a.reference), ours: `命中率 ${sig(Number(a.value))} → ${sig(Number(b.value))}，平均延迟 ${sig(Number(a.reference))} → ${sig(Number(b.reference))} 秒` };
       },
     },
     {
@@ -389,7 +390,7 @@ export const informationAndFreshness = defineDemo({
       judge: (t) => {
         const rs = needRows(t, { rule: "llmSelector" });
         needParam(rs.length === 2, "需要 q = 1 与 q = 0.6 两行");
-        return { holds: Number(rs[1].value) > 2 * Number(rs[0].value), ours: `${f(Number(rs[0].value), 0)} → ${f(Number(rs[1].value), 0)} 个分配，测试准确率 ${f(Number(rs[0].reference), 3)} → ${f(Number(rs[1].reference), 3)}` };
+        return { holds: Number(rs[1].value) > 2 * Number(rs[0].value), ours: `${sig(Number(rs[0].value))} → ${sig(Number(rs[1].value))} 个分配，测试准确率 ${sig(Number(rs[0].reference))} → ${sig(Number(rs[1].reference))}` };
       },
     },
   ],
