@@ -4,12 +4,12 @@
 import * as v8 from "v8";
 import { describe, expect, it } from "vitest";
 import { ParameterError } from "../lib/core/errors";
-import { listDemos, runDemo, getDemo, paramDoc } from "../lib/demos/index";
-import { claimsMarkdown, claimsText } from "../lib/view/claims";
+import { compareRouters, listDemos, runDemo, getDemo, paramDoc } from "../lib/demos/index";
+import { claimsMarkdown, claimsText, verdictBadge } from "../lib/view/claims";
 import { tableHtml, tableText } from "../lib/view/table";
 import { lectureReading, withoutCitations } from "../lib/view/lecture-reading";
 import { cannotJudge, evaluateClaim, need, needRow, notActed } from "../lib/demos/claims";
-import type { Table } from "../lib/core/table";
+import type { ClaimResult, Table } from "../lib/core/table";
 import { spacedText } from "../lib/core/glossary";
 import { resultCacheForThisFile } from "./support/result-cache-folder";
 import { ALLOWED_ERRORS, SMALL } from "./support/demo-sizes";
@@ -46,7 +46,24 @@ function perturbations(id: string): Array<{ label: string; params: Record<string
   return out;
 }
 
+/** Every verdict that is not "holds", under any reading, carries its reason (a Chinese `why`). */
+function expectReasons(id: string, c: ClaimResult): void {
+  for (const v of [c, ...(c.readings ?? [])]) {
+    if (v.verdict === "holds") continue;
+    expect(v.why?.trim(), `${id}/${c.id}${"reading" in v ? ` (${v.reading})` : ""} is ${v.verdict} without a why`).toBeTruthy();
+    expect(CJK.test(v.why ?? ""), `${id}/${c.id}: the why is not in Chinese`).toBe(true);
+  }
+}
+
 describe("claims at default parameters", { timeout: 120_000 }, () => {
+  it("the router arena (compareRouters, notebook 06): every verdict that does not hold carries its reason, shown on its 原因 line", () => {
+    const allToFirst = { name: "全派给第一个副本", route: () => 0 };
+    const t = compareRouters([allToFirst], { workloads: ["longDocQA"], requestCounts: { longDocQA: 60 }, baselines: ["cacheAwareGuarded"] });
+    const failing = (t.claims ?? []).filter((c) => c.verdict !== "holds");
+    expect(failing.length).toBeGreaterThan(0);
+    for (const c of t.claims ?? []) expectReasons("compareRouters", c);
+    for (const c of failing) expect(claimsMarkdown(t)).toContain(`    - 原因：${c.why}`);
+  });
   for (const d of listDemos()) {
     it(`${d.id} declares claims, and at its defaults each is judged`, () => {
       expect(d.claims?.length ?? 0, `demo ${d.id} has no claims`).toBeGreaterThan(0);
@@ -59,12 +76,7 @@ describe("claims at default parameters", { timeout: 120_000 }, () => {
         // where a one-seed ranking moves by less than the seeds' noise (03.11's ladder; saying so)
         if (c.verdict === "unjudged") expect(c.why, `${d.id}/${c.id} cannot be judged at defaults: ${c.reason}`).toMatch(/触发了 0 次|一次也没|只有一个种子，这一步的变化又都不到/);
         expect(CJK.test(c.says), `${d.id}/${c.id}: the claim is not in Chinese`).toBe(true);
-        // every verdict that is not "holds", under any reading, carries its reason
-        for (const v of [c, ...(c.readings ?? [])]) {
-          if (v.verdict === "holds") continue;
-          expect(v.why?.trim(), `${d.id}/${c.id}${"reading" in v ? ` (${v.reading})` : ""} is ${v.verdict} without a why`).toBeTruthy();
-          expect(CJK.test(v.why ?? ""), `${d.id}/${c.id}: the why is not in Chinese`).toBe(true);
-        }
+        expectReasons(d.id, c);
       }
       expect(new Set((t.claims ?? []).map((c) => c.id)).size).toBe(t.claims?.length);
       // plain data, so the notebooks' result cache can keep it (a function format, say, could not be cloned)
@@ -186,7 +198,8 @@ describe("judge helpers", () => {
     expect(line[at]).not.toContain("触发了 0 次");
     expect(line[at + 1]).toBe(`    - 原因：${partly.why}`);
     expect(line[at + 2]).toContain("开源代码的读法下：");
-    expect(line[at + 2]).toContain("原因：慢了 3%");
+    expect(line[at + 2]).not.toContain("原因");
+    expect(line[at + 3]).toBe("        - 原因：慢了 3%");
   });
   it("generated sentences are spaced where Chinese meets a Latin letter or digit, as the prose is", () => {
     expect(spacedText("在Mooncake 对话 trace上")).toBe("在 Mooncake 对话 trace 上");
@@ -202,8 +215,8 @@ describe("judge helpers", () => {
     const same = evaluateClaim({ id: "s", says: "说 B", judge: () => [{ reading: "讲义的读法", holds: true, ours: "a" }, { reading: "开源代码的读法", holds: true, ours: "b" }] }, t, {});
     const md = claimsMarkdown({ ...t, claims: [differs, same] }, { readings: "line" });
     expect(md).toContain("    - 开源代码的读法下：");
-    expect(md).toContain("开源代码只服务一个组（见[附录](10-appendix-preble-as-released.ipynb)）");
-    expect(claimsMarkdown({ ...t, claims: [differs] }, { readings: "line", appendix: "" })).toContain("开源代码只服务一个组（见附录）");
+    expect(md).toContain("开源代码的读法下：" + verdictBadge("fails") + "（见[附录](10-appendix-preble-as-released.ipynb)）\n        - 原因：开源代码只服务一个组");
+    expect(claimsMarkdown({ ...t, claims: [differs] }, { readings: "line", appendix: "" })).toContain(verdictBadge("fails") + "（见附录）\n        - 原因：开源代码只服务一个组");
     expect(md.match(/开源代码的读法/g)?.length).toBe(1);
     expect(md).not.toContain("讲义的读法：");
   });

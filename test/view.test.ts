@@ -37,7 +37,7 @@ describe("table rendering", () => {
   it("plain text aligns columns and keeps units and notes", () => {
     const text = tableText(sample).split("\n");
     expect(text[0]).toBe("Latency <by> policy");
-    expect(text[1]).toContain("mean latency (s)");
+    expect(text[1]).toContain("mean latency（s）");
     expect(text[3]).toContain("3.14");
     expect(text[3].length).toBe(text[4].length);
     expect(text[text.length - 1]).toBe("* rates in req/s <scaled>");
@@ -67,7 +67,7 @@ describe("table rendering", () => {
 describe("charts", () => {
   it("builders take axis titles with units from the table's columns", () => {
     const f = bars(sample, { x: "policy", y: "meanLatency" });
-    expect((f.layout?.yaxis?.title as string)).toBe("mean latency (s)");
+    expect((f.layout?.yaxis?.title as string)).toBe("mean latency（s）");
     expect(f.data[0].type).toBe("bar");
     expect(f.layout?.xaxis?.type).toBe("category");
     expect(() => lines(sample, { x: "policy", y: "missing" })).toThrow(/column "missing"/);

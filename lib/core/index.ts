@@ -4,5 +4,6 @@ export * from "./stats";
 export * from "./heap";
 export * from "./data";
 export * from "./table";
+export * from "./format";
 export * from "./arrivals";
 export * from "./parallel";

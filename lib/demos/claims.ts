@@ -5,6 +5,7 @@
 import { displayName, spacedText } from "../core/glossary";
 import type { Cell, ClaimResult, Row, Table, Verdict } from "../core/table";
 import { rowsWhere } from "../core/table";
+import { fixedText, percentText, rangeText } from "../core/format";
 
 export type { ClaimResult, Verdict } from "../core/table";
 
@@ -164,9 +165,9 @@ export function needActed(count: number, mechanism: string, because = ""): void 
 // Small helpers judges use to write their figures.
 
 /** A number with `digits` decimals. */
-export const f = (x: number, digits = 2): string => (Number.isFinite(x) ? x.toFixed(digits) : x > 0 ? "∞" : Number.isNaN(x) ? "—" : "−∞");
+export const f = (x: number, digits = 2): string => fixedText(x, digits);
 /** A share as a whole percentage: 0.364 → "36%". */
-export const pct = (x: number, digits = 0): string => (Number.isFinite(x) ? `${(x * 100).toFixed(digits)}%` : "—");
+export const pct = (x: number, digits = 0): string => percentText(x, digits);
 /** A ratio: 1.834 → "1.83×". */
 export const times = (x: number, digits = 2): string => `${f(x, digits)}×`;
 
@@ -176,7 +177,7 @@ export function spread(values: readonly number[], digits = 2): { mean: number; m
   const mean = values.reduce((s, v) => s + v, 0) / values.length;
   const min = Math.min(...values);
   const max = Math.max(...values);
-  const text = values.length === 1 ? f(mean, digits) : `${f(mean, digits)}（${values.length} 个种子，范围 ${f(min, digits)}–${f(max, digits)}）`;
+  const text = values.length === 1 ? f(mean, digits) : `${f(mean, digits)}（${values.length} 个种子，范围 ${rangeText(f(min, digits), f(max, digits))}）`;
   return { mean, min, max, text };
 }
 

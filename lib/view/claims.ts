@@ -28,7 +28,7 @@ function seedsText(s: ClaimResult["seeds"]): string {
 
 /** Our figures ("这里：…" with the seeds that agree); none when the claim could not be judged at all ("—"). The reason
  * a verdict does not hold is never put here: it has its own line (verdictReason). */
-function figures(ours: string, seeds: ClaimResult["seeds"]): string {
+export function figures(ours: string, seeds: ClaimResult["seeds"]): string {
   return ours === "—" ? "" : `这里：${ours}${seeds ? seedsText(seeds) : ""}`;
 }
 
@@ -39,7 +39,7 @@ export function verdictReason(c: { verdict: Verdict; why?: string; reason?: stri
 }
 
 /** How claims render: `readings: "all"` (default) lists every reading's verdict; `"line"` shows the first reading's
- * verdict only, plus at most one line "开源代码的读法下：…（见附录）" where another reading's verdict differs (§3's main
+ * verdict only, plus at most one line "开源代码的读法下：…（见附录）" (its 原因 on its own line under it) where another reading's verdict differs (§3's main
  * notebook, the released-code readings being in its appendix). */
 export interface ClaimRenderOptions {
   readings?: "all" | "line";
@@ -72,8 +72,9 @@ export function claimMarkdown(c: ClaimResult, o: ClaimRenderOptions = {}): strin
   return [head, ...sub].join("\n");
 }
 
-/** The reason under a verdict that is not "holds", as a nested list item "原因：…". */
-function whyLines(c: { verdict: Verdict; why?: string; reason?: string }, indent: string): string[] {
+/** The reason under a verdict that is not "holds", as a nested list item "原因：…" (every markdown view: claims,
+ * the per-reading lines, the summary's claim lines). */
+export function whyLines(c: { verdict: Verdict; why?: string; reason?: string }, indent: string): string[] {
   const reason = verdictReason(c);
   return reason ? [`${indent}- 原因：${reason}`] : [];
 }
@@ -83,10 +84,10 @@ function otherReadingLine(c: ClaimResult, o: ClaimRenderOptions): string[] {
   if (o.readings !== "line" || !c.readings || c.readings.length < 2) return [];
   const other = c.readings.slice(1).find((r) => r.verdict !== c.readings![0].verdict);
   if (!other) return [];
-  const reason = verdictReason(other);
-  const text = reason ? `原因：${reason}` : other.ours;
+  // short (§3's handout has a length budget): the figures only where there is no reason line; the full claim is in the appendix
   const target = o.appendix ?? PREBLE_APPENDIX;
-  return [`    - ${other.reading}下：${verdictBadge(other.verdict)} · ${text}（见${target ? `[附录](${target})` : "附录"}）`];
+  const figs = verdictReason(other) ? "" : ` · ${other.ours}`;
+  return [`    - ${other.reading}下：${verdictBadge(other.verdict)}${figs}（见${target ? `[附录](${target})` : "附录"}）`, ...whyLines(other, "        ")];
 }
 
 /** The claims of a table as markdown (empty when it has none); `besideTable`: the table is printed just above

@@ -1,8 +1,8 @@
-// Compact verdicts for the summary page (07): a few chosen claims of a demo, one line each — the verdict, the claim,
-// and our figures, or its reason when it does not hold — and, for a pitfall, a link to the section that shows it.
+// Compact verdicts for the summary page (07): a few chosen claims of a demo, one item each — the verdict, the claim
+// and our figures, and its reason on its own line when it does not hold — and, for a pitfall, a link to the section that shows it.
 import type { ClaimResult, Table } from "../core/table";
 import { DemoParams, runDemoForClaims } from "../demos/registry";
-import { verdictBadge, verdictReason } from "./claims";
+import { figures, verdictBadge, whyLines } from "./claims";
 import { displayMarkdown } from "./display";
 
 /** Where a line points: the notebook section that shows the demo in full. */
@@ -38,22 +38,24 @@ function claimOf(t: Table, id: string): ClaimResult | string {
   return c ?? `演示 ${t.id ?? ""} 这次运行没有判断这条结论`;
 }
 
-/** One claim in a line: verdict, what it says, and our figures — or, when it does not hold, why. The first reading
- * only (the lecture's); the notebooks show the others. */
-export function claimLine(c: ClaimResult): string {
-  const reason = verdictReason(c);
-  const detail = reason ? `原因：${reason}` : c.ours !== "—" ? c.ours : "";
-  return `${verdictBadge(c.verdict)} · ${c.says}${detail ? `——${detail}` : ""}`;
+/** One claim as a list item: verdict, what it says and our figures ("这里：…", the separator the claims view uses, so
+ * a dash in the claim itself never runs into it) — and, when it does not hold, why, on its own "原因：" line under
+ * it (verdictReason, as everywhere). The first reading only (the lecture's); the notebooks show the others. `link`
+ * goes at the end of the claim's own line. */
+export function claimLine(c: ClaimResult, link = ""): string {
+  const figs = figures(c.ours, undefined);
+  return [`- ${verdictBadge(c.verdict)} · ${c.says}${figs ? `　${figs}` : ""}${link}`, ...whyLines(c, "    ")].join("\n");
 }
 
-/** The chosen claims of a table as a markdown list, one line each, with an optional link after the last. */
+/** The chosen claims of a table as a markdown list, one item each, with an optional link after the last claim. */
 export function claimLinesMarkdown(t: Table, ids: readonly string[], link?: SectionLink): string {
-  const lines = ids.map((id) => {
-    const c = claimOf(t, id);
-    return `- ${typeof c === "string" ? c : claimLine(c)}`;
-  });
-  if (link && lines.length > 0) lines[lines.length - 1] += `（详见 [${link.label}](${sectionHref(link)})）`;
-  return lines.join("\n");
+  return ids
+    .map((id, i) => {
+      const c = claimOf(t, id);
+      const after = link && i === ids.length - 1 ? `（详见 [${link.label}](${sectionHref(link)})）` : "";
+      return typeof c === "string" ? `- ${c}${after}` : claimLine(c, after);
+    })
+    .join("\n");
 }
 
 /** Shows the chosen claims of a demo's run, one line each (the summary's evidence, a pitfall's verdict). */

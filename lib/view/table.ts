@@ -1,6 +1,7 @@
 // HTML and plain-text renderings of the one Table type (lib/core/table.ts).
 import type { Column, Format, Row, Table } from "../core/table";
 import { displayName } from "../core/glossary";
+import { fixedText, formatSignificant, percentText } from "../core/format";
 export type { Column, Format, Row, Table, Cell } from "../core/table";
 
 export function formatValue(value: unknown, format: Format = "sig3"): string {
@@ -15,19 +16,19 @@ export function formatValue(value: unknown, format: Format = "sig3"): string {
     case "int":
       return Math.round(value).toLocaleString("en-US");
     case "fixed0":
-      return value.toFixed(0);
+      return fixedText(value, 0);
     case "fixed1":
-      return value.toFixed(1);
+      return fixedText(value, 1);
     case "fixed2":
-      return value.toFixed(2);
+      return fixedText(value, 2);
     case "fixed3":
-      return value.toFixed(3);
+      return fixedText(value, 3);
     case "fixed4":
-      return value.toFixed(4);
+      return fixedText(value, 4);
     case "percent0":
-      return `${(value * 100).toFixed(0)}%`;
+      return percentText(value, 0);
     case "percent1":
-      return `${(value * 100).toFixed(1)}%`;
+      return percentText(value, 1);
     case "countOrMean":
       return Number.isInteger(value) ? value.toLocaleString("en-US") : value.toLocaleString("en-US", { minimumFractionDigits: 1, maximumFractionDigits: 1 });
     case "text":
@@ -38,21 +39,17 @@ export function formatValue(value: unknown, format: Format = "sig3"): string {
   }
 }
 
-/** A number with `digits` significant digits, without exponent notation for everyday magnitudes. */
-export function formatSignificant(value: number, digits = 3): string {
-  if (value === 0) return "0";
-  const magnitude = Math.floor(Math.log10(Math.abs(value)));
-  if (magnitude >= 6 || magnitude < -4) return value.toPrecision(digits);
-  const decimals = Math.max(0, digits - 1 - magnitude);
-  return value.toLocaleString("en-US", { minimumFractionDigits: decimals, maximumFractionDigits: decimals });
-}
+export { formatSignificant };
 
 export function escapeHtml(text: string): string {
   return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&#39;");
 }
 
+/** A column's header: its label with the unit in full-width brackets, "一步的时间（毫秒）"; a label that already ends
+ * in brackets takes the unit inside them, "比同一模型的最好分配高（测试，百分点）" — one bracket style throughout. */
 export function headerText(column: Column): string {
-  return column.unit ? `${column.label} (${column.unit})` : column.label;
+  if (!column.unit) return column.label;
+  return column.label.endsWith("）") ? `${column.label.slice(0, -1)}，${column.unit}）` : `${column.label}（${column.unit}）`;
 }
 
 function isNumericColumn(table: Table, column: Column): boolean {

@@ -42,7 +42,7 @@ const CLAIMS_024: Claim<P024>[] = [
       const shares = perSeed(t, { policy: "thresholdAffinity" }, "maxShare");
       return {
         holds: (row.hotReplicas as number) <= 1.5 && spread(shares).mean > 2 / p.replicas && row.overloaded === true,
-        ours: `最忙副本收到 ${pctText(shares)} 的请求（公平份额 ${f(100 / p.replicas, 1)}%），热门工具平均只在 ${f(row.hotReplicas as number, 1)} 个副本上运行，平均延迟 ${f(row.meanLatency as number, 1)} 秒；${row.overloaded === true ? "过载" : "未过载"}`,
+        ours: `最忙副本收到的请求份额 ${pctText(shares)}，公平份额 ${f(100 / p.replicas, 1)}%；热门工具平均只在 ${f(row.hotReplicas as number, 1)} 个副本上运行，平均延迟 ${f(row.meanLatency as number, 1)} 秒；${row.overloaded === true ? "过载" : "未过载"}`,
       };
     },
   },

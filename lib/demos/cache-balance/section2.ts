@@ -4,6 +4,7 @@
 import { checkEachOneOf, checkInteger, checkNonEmpty, checkNumber, checkOneOf, ParameterError } from "../../core/errors";
 import { displayName } from "../../core/glossary";
 import type { Cell, Row, Table } from "../../core/table";
+import { fixedText, rangeText } from "../../core/format";
 import { ClusterOptions, ClusterResult, simulateCluster } from "../../cluster/simulate";
 import { RunSummary, simulateMany } from "../../cluster/sweep";
 import { Router, RouterFactory, routerNames, RouterSpec } from "../../cluster/routers";
@@ -234,14 +235,19 @@ export function warmupNote(warmup = 0.2): string {
 export const OVERLOAD_NOTE =
   "过载：队列越排越长（后四分之一请求的平均延迟超过第二个四分之一的 1.3 倍，且在途请求明显增多），或平均延迟超过单独运行时的 10 倍；这样的运行里平均值取决于模拟时长，不能当作稳态数字。";
 
+/** "3 个种子：0.529–0.597", or "3 个种子相同" when both ends read the same. */
+function seedRange(n: number, lo: string, hi: string, unit = ""): string {
+  return lo === hi ? `${n} 个种子相同` : `${n} 个种子：${rangeText(lo, hi, unit)}`;
+}
+
 /** "0.557（3 个种子：0.529–0.597）" — a seed mean with its range (one seed: the value alone). */
 export function meanText(values: readonly number[], digits = 2, unit = ""): string {
   const n = values.length;
   if (n === 0) return "—";
   const mean = values.reduce((s, v) => s + v, 0) / n;
-  const fx = (x: number) => (Number.isFinite(x) ? x.toFixed(digits) : "—");
+  const fx = (x: number) => (Number.isFinite(x) ? fixedText(x, digits) : "—");
   const u = unit ? ` ${unit}` : "";
-  return n === 1 ? `${fx(mean)}${u}` : `${fx(mean)}${u}（${n} 个种子：${fx(Math.min(...values))}–${fx(Math.max(...values))}）`;
+  return n === 1 ? `${fx(mean)}${u}` : `${fx(mean)}${u}（${seedRange(n, fx(Math.min(...values)), fx(Math.max(...values)))}）`;
 }
 
 /** How many seeds satisfy `test` on every one of several per-seed lists (e.g. one list per workload); undefined
@@ -263,7 +269,7 @@ export function agreeing(values: readonly number[], test: (x: number) => boolean
 export function pctText(values: readonly number[]): string {
   const n = values.length;
   if (n === 0) return "—";
-  const p = (x: number) => (Number.isFinite(x) ? (x * 100).toFixed(0) : "—");
+  const p = (x: number) => (Number.isFinite(x) ? fixedText(x * 100, 0) : "—");
   const mean = values.reduce((s, v) => s + v, 0) / n;
-  return n === 1 ? `${p(mean)}%` : `${p(mean)}%（${n} 个种子：${p(Math.min(...values))}–${p(Math.max(...values))}%）`;
+  return n === 1 ? `${p(mean)}%` : `${p(mean)}%（${seedRange(n, p(Math.min(...values)), p(Math.max(...values)), "%")}）`;
 }

@@ -172,7 +172,7 @@ export const llmSelectorCase = defineDemo({
         const g = needRow(t, { method: "greedy", scope: "allStarts" });
         const ls = needRows(t, { method: "llmSelector", scope: "allStarts" });
         const lf = ls.map((r) => Number(r.failed));
-        return { holds: Number(g.failed) > 0 && lf.every((x) => x === 0), ours: `贪心失败 ${g.failed} 次，LLMSelector ${lf.join(" / ")} 次（q = ${ls.map((r) => f(Number(r.q), 1)).join(" / ")}）` };
+        return { holds: Number(g.failed) > 0 && lf.every((x) => x === 0), ours: `贪心失败 ${g.failed} 次；LLMSelector 失败 ${ls.map((r) => `${r.failed} 次（q = ${f(Number(r.q), 1)}）`).join("、")}` };
       },
     },
     {

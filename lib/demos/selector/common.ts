@@ -1,4 +1,5 @@
 // Shared pieces of the §4 demos (代码 04): parameter docs, seeds, allocation tallies, number formats.
+import { fixedText, rangeText as rangeBetween } from "../../core/format";
 import { checkInteger, ParameterError } from "../../core/errors";
 import type { Row } from "../../core/table";
 import type { OptimizerResult } from "../../selector/optimizers";
@@ -40,7 +41,7 @@ export const mean = (xs: readonly number[]): number => (xs.length === 0 ? NaN : 
 /** "1.2–3.4": a range of per-seed values for a table cell. */
 export function rangeText(values: readonly number[], digits: number): string {
   if (values.length <= 1) return "—";
-  return `${Math.min(...values).toFixed(digits)}–${Math.max(...values).toFixed(digits)}`;
+  return rangeBetween(fixedText(Math.min(...values), digits), fixedText(Math.max(...values), digits));
 }
 
 /** Per-seed values stored in a row (a JSON array in a field the table does not show). */

@@ -8,7 +8,8 @@ import { Evaluator } from "../../selector/evaluate";
 import { llmSelector, OptimizerResult } from "../../selector/optimizers";
 import { getSystem, SYSTEM_NAMES } from "../../selector/systems";
 import { randomPoolWorld, selectorWorldData } from "../../selector/world";
-import { cannotJudge, f, needParam, needRow, needRows, seedsAgreeing, spread } from "../claims";
+import { cannotJudge, f, needParam, needRow, needRows, pct, seedsAgreeing, spread } from "../claims";
+import { rangeText as rangeBetween } from "../../core/format";
 import { mean, perSeed, POOLS_DOC, rangeText, SEED_DOC, seedList, seedsText, SEEDS_DOC, TEST_DOC, TRAIN_DOC } from "./common";
 import { defineDemo } from "../registry";
 
@@ -32,6 +33,20 @@ function accuracyEnds(t: Table, p: Record<string, unknown>) {
   const monotone = byQ.every((x, i) => i === 0 || x <= byQ[i - 1]) || byQ.every((x, i) => i === 0 || x >= byQ[i - 1]);
   const ours = `每次重新判断：q = ${f(hi, 1)} 时 ${f(Number(a.testAcc), 3)}，q = ${f(lo, 1)} 时 ${f(Number(b.testAcc), 3)}（全程 ${f(Math.min(...accs), 3)}–${f(Math.max(...accs), 3)}）`;
   return { hi, lo, change: Number(b.testAcc) - Number(a.testAcc), diffs, monotone, ours };
+}
+
+/** Per-seed ratios as "a–b" (one value when both ends read the same). */
+function rangeOf(xs: number[]): string {
+  return rangeBetween(f(spread(xs).min, 1), f(spread(xs).max, 1));
+}
+
+/** "；其中 95% 由预算上限 5000 定" — the part of a row's mean made by the runs the cap stopped (each counted at the
+ * cap, as in the cap note); "" when no run reached it. */
+function capShareText(r: Row, maxBudget: number): string {
+  const stopped = Number(r.stopped);
+  if (!(stopped > 0)) return "";
+  const share = (stopped * maxBudget) / Number(r.runs) / Number(r.evaluated);
+  return `；其中 ${pct(Math.min(1, share))} 由预算上限 ${maxBudget} 定`;
 }
 
 /** One row's runs stopped by the budget cap: how many, and how much of the row's mean they make up. */
@@ -169,7 +184,7 @@ export const llmSelectorNoisyDiagnoser = defineDemo({
             return {
               reading: v === "fresh" ? "每次重新判断（讲义）" : "按提示缓存（作者代码）",
               holds: Number(b.evaluated) >= 2 * Number(a.evaluated),
-              ours: `q = ${f(hi, 1)} → ${f(lo, 1)}：${f(Number(a.evaluated), 0)} → ${f(Number(b.evaluated), 0)}（${f(Number(b.evaluated) / Number(a.evaluated), 1)} 倍；各种子 ${f(spread(ratios).min, 1)}–${f(spread(ratios).max, 1)} 倍）`,
+              ours: `q = ${f(hi, 1)} → ${f(lo, 1)}：${f(Number(a.evaluated), 0)} → ${f(Number(b.evaluated), 0)}（${f(Number(b.evaluated) / Number(a.evaluated), 1)} 倍；各种子 ${rangeOf(ratios)} 倍${capShareText(b, Number(p.maxBudget))}）`,
               seeds: seedsAgreeing(ratios, (r) => r >= 2),
             };
         });

@@ -176,9 +176,6 @@ export const llmSelectorPools = defineDemo({
           holds: far.length === 0,
           why: `${far.map((s) => `${displayName(s)}上贪心和 LLMSelector 只拿到穷举收益的 ${f((100 * g(s, "greedy")) / g(s, "exhaustive"), 0)}% 和 ${f((100 * g(s, "llmSelector")) / g(s, "exhaustive"), 0)}%`).join("；")}：模块一多，逐模块搜索离最优还有距离`,
           ours: systems.map((s) => `${displayName(s)}：贪心 ${f(g(s, "greedy"), 1)}、LLMSelector ${f(g(s, "llmSelector"), 1)}、穷举 ${f(g(s, "exhaustive"), 1)}`).join("；") + " 个百分点（都是比最好的单一模型高出的量）",
-          remark: far.length
-            ? `${far.map((s) => `${displayName(s)}上两者只拿到穷举收益的 ${f((100 * g(s, "greedy")) / g(s, "exhaustive"), 0)}% 和 ${f((100 * g(s, "llmSelector")) / g(s, "exhaustive"), 0)}%`).join("；")}：模块一多，逐模块搜索离最优还有距离`
-            : undefined,
         };
       },
     },

@@ -170,6 +170,16 @@ function arenaNotes(o: { workloads: string[]; counts: Record<string, number> }):
   ];
 }
 
+/** Why your router's mean latency is not below cache-aware + guard's: by how much, and the hit rates and overload
+ * that go with it (the reader's first clue). */
+function arenaWhy(mine: Row, guard: Row): string {
+  const a = mine.meanLatency as number;
+  const b = guard.meanLatency as number;
+  const by = a === b ? "与它相同" : `高 ${f((100 * (a - b)) / b, 0)}%`;
+  const hits = `命中率 ${f(mine.hitRate as number, 3)} 对 ${f(guard.hitRate as number, 3)}${(mine.hitRate as number) < (guard.hitRate as number) ? "，你的更低" : ""}`;
+  return `你的平均延迟 ${f(a, 2)} 秒，比缓存感知 + 负载保护的 ${f(b, 2)} 秒${by}；${hits}${mine.overloaded === true ? "；你的路由器过载了" : ""}`;
+}
+
 /** Per router of yours and workload: does it beat cache-aware + guard on mean latency? */
 function arenaClaims(yours: readonly string[], workloads: readonly string[]): Claim<Record<string, unknown>>[] {
   const claims: Claim<Record<string, unknown>>[] = [];
@@ -183,7 +193,7 @@ function arenaClaims(yours: readonly string[], workloads: readonly string[]): Cl
           const guard = needRow(t, { workload: w, policy: "cacheAwareGuarded" });
           const a = mine.meanLatency as number;
           const b = guard.meanLatency as number;
-          return { holds: a < b, ours: `${f(a, 2)} 秒 对 ${f(b, 2)} 秒（命中率 ${f(mine.hitRate as number, 3)} 对 ${f(guard.hitRate as number, 3)}）${mine.overloaded === true ? "；你的路由器过载" : ""}` };
+          return { holds: a < b, ours: `${f(a, 2)} 秒 对 ${f(b, 2)} 秒（命中率 ${f(mine.hitRate as number, 3)} 对 ${f(guard.hitRate as number, 3)}）${mine.overloaded === true ? "；你的路由器过载" : ""}`, why: arenaWhy(mine, guard) };
         },
       });
     }

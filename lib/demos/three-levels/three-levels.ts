@@ -9,10 +9,22 @@ import { checkInteger, checkNumber } from "../../core/errors";
 import { displayName } from "../../core/glossary";
 import type { Row, Table } from "../../core/table";
 import { f, need, needParam, needRow, needRows, pct } from "../claims";
+import { formatSignificant as sig } from "../../core/format";
+import { OVERLOAD_NOTE } from "../cache-balance/section2";
 import { seedView } from "../preble/figure3-claims";
 import { defineDemo, getDemo, runDemo, runDemoSmaller } from "../registry";
 
 const LEVEL_COLUMN = { key: "level", label: "层次", format: "name" as const };
+
+/** Whether the row matching `match` of a cluster demo's table ran overloaded (its "overloaded" column). */
+function overloadedIn(t: Table, match: Record<string, string | number | boolean | null>): boolean {
+  return needRow(t, match).overloaded === true;
+}
+
+/** An outcome as the table writes it (three significant digits), marked "（过载）" where that run was overloaded. */
+function outcomeText(r: Row): string {
+  return `${sig(Number(r.outcome))}${r.overloaded === true ? "（过载）" : ""}`;
+}
 
 /** The number in `key` of the row matching `match` of a sub-demo's table (the claim says which row was missing). */
 function cellOf(t: Table, match: Record<string, string | number | boolean | null>, key: string): number {
@@ -50,10 +62,10 @@ export const herdingAtEachLevel = defineDemo({
     const jsqMean = cellOf(t14, { policy: "jsq" }, "mean");
     add({ level: "requestToReplica", case: `过时的负载快照（T = ${t14.params?.refresh}）`, demo: "01.4", role: "herding", rule: "jsq", share: cellOf(t14, { policy: "jsq" }, "topServerShare"), fair: 1 / servers, outcome: jsqMean, unit: "平均响应（个服务时间）" });
     add({ level: "requestToReplica", case: `过时的负载快照（T = ${t14.params?.refresh}）`, demo: "01.4", role: "cure", rule: "powerOfTwo", share: cellOf(t14, { policy: "powerOfTwo" }, "topServerShare"), fair: 1 / servers, outcome: cellOf(t14, { policy: "powerOfTwo" }, "mean"), unit: "平均响应（个服务时间）" });
-    add({ level: "requestToReplica", case: "长文档：共享的系统提示", demo: "02.1", role: "herding", rule: "prefixAffinity", share: cellOf(t21, { workload: "longDocQA", policy: "prefixAffinity" }, "maxShare"), fair: 1 / replicas21, outcome: cellOf(t21, { workload: "longDocQA", policy: "prefixAffinity" }, "meanLatency"), unit: "平均延迟（秒）" });
-    add({ level: "requestToReplica", case: "长文档：共享的系统提示", demo: "02.1", role: "cure", rule: "thresholdAffinity", share: cellOf(t21, { workload: "longDocQA", policy: "thresholdAffinity" }, "maxShare"), fair: 1 / replicas21, outcome: cellOf(t21, { workload: "longDocQA", policy: "thresholdAffinity" }, "meanLatency"), unit: "平均延迟（秒）" });
-    add({ level: "requestToReplica", case: "工具调用：一个超热的工具", demo: "03.3", role: "herding", rule: "e2", share: cellOf(t33, { policy: "e2" }, "maxShare"), fair: 1 / replicas33, outcome: cellOf(t33, { policy: "e2" }, "meanLatency"), unit: "平均延迟（秒）" });
-    add({ level: "requestToReplica", case: "工具调用：一个超热的工具", demo: "03.3", role: "cure", rule: "e2+rebalance", share: cellOf(t33, { policy: "e2+rebalance", thBal: 1.5 }, "maxShare"), fair: 1 / replicas33, outcome: cellOf(t33, { policy: "e2+rebalance", thBal: 1.5 }, "meanLatency"), unit: "平均延迟（秒）" });
+    add({ level: "requestToReplica", case: "长文档：共享的系统提示", demo: "02.1", role: "herding", rule: "prefixAffinity", share: cellOf(t21, { workload: "longDocQA", policy: "prefixAffinity" }, "maxShare"), fair: 1 / replicas21, outcome: cellOf(t21, { workload: "longDocQA", policy: "prefixAffinity" }, "meanLatency"), unit: "平均延迟（秒）", overloaded: overloadedIn(t21, { workload: "longDocQA", policy: "prefixAffinity" }) });
+    add({ level: "requestToReplica", case: "长文档：共享的系统提示", demo: "02.1", role: "cure", rule: "thresholdAffinity", share: cellOf(t21, { workload: "longDocQA", policy: "thresholdAffinity" }, "maxShare"), fair: 1 / replicas21, outcome: cellOf(t21, { workload: "longDocQA", policy: "thresholdAffinity" }, "meanLatency"), unit: "平均延迟（秒）", overloaded: overloadedIn(t21, { workload: "longDocQA", policy: "thresholdAffinity" }) });
+    add({ level: "requestToReplica", case: "工具调用：一个超热的工具", demo: "03.3", role: "herding", rule: "e2", share: cellOf(t33, { policy: "e2" }, "maxShare"), fair: 1 / replicas33, outcome: cellOf(t33, { policy: "e2" }, "meanLatency"), unit: "平均延迟（秒）", overloaded: overloadedIn(t33, { policy: "e2" }) });
+    add({ level: "requestToReplica", case: "工具调用：一个超热的工具", demo: "03.3", role: "cure", rule: "e2+rebalance", share: cellOf(t33, { policy: "e2+rebalance", thBal: 1.5 }, "maxShare"), fair: 1 / replicas33, outcome: cellOf(t33, { policy: "e2+rebalance", thBal: 1.5 }, "meanLatency"), unit: "平均延迟（秒）", overloaded: overloadedIn(t33, { policy: "e2+rebalance", thBal: 1.5 }) });
     // module → model: the share of the three generator slots held by the most-used model; outcome = test points
     // below the pool's optimum (mean over pools)
     const debateRows = needRows(t44, { experiment: "debateDiversity" });
@@ -78,12 +90,14 @@ export const herdingAtEachLevel = defineDemo({
         { key: "fair", label: "平均份额", format: "percent0" },
         { key: "outcome", label: "结果", format: "sig3" },
         { key: "unit", label: "结果的含义", format: "text" },
+        { key: "overloaded", label: "过载" },
       ],
       rows,
       notes: [
         `最集中的目标的份额 = 拿得最多的那个目标拿到的 ÷ 全部：01.4 是一个刷新周期里收到请求最多的那台服务器收到的请求数 ÷ 这个周期到达的请求数（${servers} 台服务器，按周期、再按种子平均）；02.1、03.3 是最忙的副本处理的请求数 ÷ 计入统计的全部请求数（预热之后；${replicas21} 个、${replicas33} 个副本）；04.4 是三个生成者位置里用得最多的那个模型占的位置数 ÷ 3（按池平均；100% = 三个一样）。`,
         `平均份额 = 1 ÷ 目标个数（1/${servers}、1/${replicas21}、1/${replicas33}、1/3）：完全均分时每个目标拿到的份额；最集中的目标的份额不会低于它。`,
         `01.4、02.1、03.3 取各自演示的默认参数（种子 ${seed}），04.4 用 ${pools} 个池；参数与前面笔记本里相同时就是同一次运行。`,
+        `${OVERLOAD_NOTE}只有 02.1、03.3 的行是集群模拟，01.4、04.4 的行这一列是"—"。`,
         "解药：二选一代替最短队列（随机性）；命中过半才亲和（阈值 0.5，一种负载保护）；派发后再平衡（Th_bal = 1.5，显式的负载保护）；辩论里允许混用模型（多样性）。",
       ],
     };
@@ -103,7 +117,7 @@ export const herdingAtEachLevel = defineDemo({
     },
     {
       id: "cures-work",
-      says: "解药——随机性、显式的负载保护、显式的多样性——把份额压回平均附近，结果也更好",
+      says: "随机性（二选一）、显式的负载保护（再平衡）、显式的多样性，都是解药：最集中的目标的份额降下来，结果也更好",
       lecture: "随机性（二选一）、显式的负载保护（再平衡）、显式的多样性，都是解药",
       judge: (t) => {
         const cases = [...new Set(t.rows.map((r) => String(r.case)))];
@@ -115,7 +129,7 @@ export const herdingAtEachLevel = defineDemo({
         });
         return {
           holds: parts.every((x) => x.ok),
-          ours: parts.map(({ h, k }) => `${displayName(h.rule)} → ${displayName(k.rule)}：${pct(Number(h.share))} → ${pct(Number(k.share))}，${h.unit} ${f(Number(h.outcome), 2)} → ${f(Number(k.outcome), 2)}`).join("；"),
+          ours: parts.map(({ h, k }) => `${displayName(h.rule)} → ${displayName(k.rule)}：${pct(Number(h.share))} → ${pct(Number(k.share))}，${h.unit} ${outcomeText(h)} → ${outcomeText(k)}`).join("；"),
         };
       },
     },
@@ -221,7 +235,7 @@ export const simpleRulesTakeMost = defineDemo({
         needParam(rs.length > 0, "没有未过载的负载");
         return {
           holds: rs.every((r) => Number(r.simple) <= 1.1 * Number(r.elaborate)),
-          ours: rs.map((r) => `${r.case}：${f(Number(r.simple), 2)} 对 Preble ${f(Number(r.elaborate), 2)} 秒`).join("；"),
+          ours: rs.map((r) => `${r.case}：${sig(Number(r.simple))} 对 Preble ${sig(Number(r.elaborate))} 秒`).join("；"),
         };
       },
     },
@@ -232,8 +246,8 @@ export const simpleRulesTakeMost = defineDemo({
       judge: (t) => {
         const over = needRows(t, { demo: "03.1" }).filter((r) => r.overloaded === true);
         const edge = needRow(t, { demo: "04.1" });
-        const parts = over.map((r) => `${r.case}：简单规则 ${f(Number(r.simple), 2)} 秒（过载），Preble ${f(Number(r.elaborate), 2)} 秒`);
-        parts.push(`定位-求解从 C+C 出发：贪心 ${f(Number(edge.simple), 2)}，LLMSelector ${f(Number(edge.elaborate), 2)}`);
+        const parts = over.map((r) => `${r.case}：简单规则 ${sig(Number(r.simple))} 秒（过载），Preble ${sig(Number(r.elaborate))} 秒`);
+        parts.push(`定位-求解从 C+C 出发：贪心 ${sig(Number(edge.simple))}，LLMSelector ${sig(Number(edge.elaborate))}`);
         return { holds: over.length > 0 && over.every((r) => Number(r.elaborate) < Number(r.simple) / 1.5) && Number(edge.captured) < 0.5, ours: parts.join("；") };
       },
     },
@@ -295,21 +309,21 @@ export const informationAndFreshness = defineDemo({
     const t43 = runDemo("04.3");
     const rows: Row[] = [];
     const m13 = (refresh: number, policy: string) => cellOf(t13, { refresh, policy }, "mean");
-    rows.push({ level: "requestToReplica", info: "各服务器的队列长度", demo: "01.3", rule: "jsq", condition: "实时（T = 0）", value: m13(0, "jsq"), reference: m13(0, "random"), unit: "平均响应（个服务时间）；参照 = 随机派发" });
-    rows.push({ level: "requestToReplica", info: "各服务器的队列长度", demo: "01.3", rule: "jsq", condition: `过时（T = ${stale}）`, value: m13(stale, "jsq"), reference: m13(stale, "random"), unit: "平均响应（个服务时间）；参照 = 随机派发" });
-    rows.push({ level: "requestToReplica", info: "各服务器的队列长度", demo: "01.3", rule: "powerOfTwo", condition: "实时（T = 0）", value: m13(0, "powerOfTwo"), reference: m13(0, "random"), unit: "平均响应（个服务时间）；参照 = 随机派发" });
-    rows.push({ level: "requestToReplica", info: "各服务器的队列长度", demo: "01.3", rule: "powerOfTwo", condition: `过时（T = ${stale}）`, value: m13(stale, "powerOfTwo"), reference: m13(stale, "random"), unit: "平均响应（个服务时间）；参照 = 随机派发" });
+    rows.push({ level: "requestToReplica", info: "各服务器的队列长度", demo: "01.3", rule: "jsq", condition: "实时（T = 0）", value: m13(0, "jsq"), reference: m13(0, "random"), unit: "平均响应（个服务时间）", referenceUnit: "随机派发在同一刷新间隔下的平均响应（个服务时间）" });
+    rows.push({ level: "requestToReplica", info: "各服务器的队列长度", demo: "01.3", rule: "jsq", condition: `过时（T = ${stale}）`, value: m13(stale, "jsq"), reference: m13(stale, "random"), unit: "平均响应（个服务时间）", referenceUnit: "随机派发在同一刷新间隔下的平均响应（个服务时间）" });
+    rows.push({ level: "requestToReplica", info: "各服务器的队列长度", demo: "01.3", rule: "powerOfTwo", condition: "实时（T = 0）", value: m13(0, "powerOfTwo"), reference: m13(0, "random"), unit: "平均响应（个服务时间）", referenceUnit: "随机派发在同一刷新间隔下的平均响应（个服务时间）" });
+    rows.push({ level: "requestToReplica", info: "各服务器的队列长度", demo: "01.3", rule: "powerOfTwo", condition: `过时（T = ${stale}）`, value: m13(stale, "powerOfTwo"), reference: m13(stale, "random"), unit: "平均响应（个服务时间）", referenceUnit: "随机派发在同一刷新间隔下的平均响应（个服务时间）" });
     for (const policy of ["leastLoad", "thresholdAffinity"]) {
-      rows.push({ level: "requestToReplica", info: "谁缓存了什么", demo: "02.1", rule: policy, condition: policy === "leastLoad" ? "不看缓存" : "看缓存（派出即记下）", value: cellOf(t21, { workload: "longDocQA", policy }, "hitRate"), reference: cellOf(t21, { workload: "longDocQA", policy }, "meanLatency"), unit: "长文档的命中率；参照 = 平均延迟（秒）" });
+      rows.push({ level: "requestToReplica", info: "谁缓存了什么", demo: "02.1", rule: policy, condition: policy === "leastLoad" ? "不看缓存" : "看缓存（派出即记下）", value: cellOf(t21, { workload: "longDocQA", policy }, "hitRate"), reference: cellOf(t21, { workload: "longDocQA", policy }, "meanLatency"), unit: "长文档的命中率", referenceUnit: "这条规则自己的平均延迟（秒）" });
     }
     for (const method of ["cascade", "router"]) {
       const rs = needRows(t52, { method }).sort((a, b) => Number(a.signalNoise) - Number(b.signalNoise));
       for (const r of [rs[0], rs[rs.length - 1]]) {
-        rows.push({ level: "requestToModel", info: method === "cascade" ? "答案对不对（打分器）" : "题目难不难（难度估计）", demo: "05.2", rule: method, condition: method === "cascade" ? `AUC ${f(Number(r.scorerAuc), 2)}` : `相关系数 ${f(Number(r.routerCorrelation), 2)}`, value: Number(r.costShare), reference: Number(r.accuracy), unit: "追上最强模型的价格 ÷ 它的价格；参照 = 测试准确率" });
+        rows.push({ level: "requestToModel", info: method === "cascade" ? "答案对不对（打分器）" : "题目难不难（难度估计）", demo: "05.2", rule: method, condition: method === "cascade" ? `AUC ${f(Number(r.scorerAuc), 2)}` : `相关系数 ${f(Number(r.routerCorrelation), 2)}`, value: Number(r.costShare), reference: Number(r.accuracy), unit: "追上最强模型的价格 ÷ 它的价格", referenceUnit: "这条规则自己的测试准确率" });
       }
     }
     for (const q of [1, 0.6]) {
-      rows.push({ level: "moduleToModel", info: "哪个模块出了错（诊断器）", demo: "04.3", rule: "llmSelector", condition: `q = ${q}`, value: cellOf(t43, { verdicts: "fresh", q }, "evaluated"), reference: cellOf(t43, { verdicts: "fresh", q }, "testAcc"), unit: "评估的分配数；参照 = 测试准确率" });
+      rows.push({ level: "moduleToModel", info: "哪个模块出了错（诊断器）", demo: "04.3", rule: "llmSelector", condition: `q = ${q}`, value: cellOf(t43, { verdicts: "fresh", q }, "evaluated"), reference: cellOf(t43, { verdicts: "fresh", q }, "testAcc"), unit: "评估的分配数", referenceUnit: "这次运行的测试准确率" });
     }
     return {
       title: `信息与新鲜度：每个层次上信息变差时会怎样（过时的快照 T = ${stale}）`,
@@ -320,8 +334,9 @@ export const informationAndFreshness = defineDemo({
         { key: "rule", label: "规则", format: "name" },
         { key: "condition", label: "信息的状况", format: "text" },
         { key: "value", label: "结果", format: "sig3" },
-        { key: "reference", label: "参照", format: "sig3" },
-        { key: "unit", label: "结果与参照的含义", format: "text" },
+        { key: "unit", label: "结果的含义", format: "text" },
+        { key: "reference", label: "另一个量", format: "sig3" },
+        { key: "referenceUnit", label: "另一个量的含义（每行不同）", format: "text" },
       ],
       rows,
       notes: [
@@ -343,7 +358,7 @@ export const informationAndFreshness = defineDemo({
         const o = old as Row;
         return {
           holds: Number(live.value) < Number(live.reference) / 2 && Number(o.value) > Number(o.reference) && Number(p2[1].value) < Number(p2[1].reference),
-          ours: `最短队列 ${f(Number(live.value), 2)} → ${f(Number(o.value), 2)}（随机 ${f(Number(o.reference), 2)}）；二选一 ${f(Number(p2[0].value), 2)} → ${f(Number(p2[1].value), 2)}`,
+          ours: `最短队列 ${sig(Number(live.value))} → ${sig(Number(o.value))}（随机 ${sig(Number(o.reference))}）；二选一 ${sig(Number(p2[0].value))} → ${sig(Number(p2[1].value))}`,
         };
       },
     },
@@ -354,7 +369,7 @@ export const informationAndFreshness = defineDemo({
       judge: (t) => {
         const a = needRow(t, { rule: "leastLoad" });
         const b = needRow(t, { rule: "thresholdAffinity" });
-        return { holds: Number(b.value) > Number(a.value) && Number(b.reference) < Number(a.reference), ours: `命中率 ${f(Number(a.value), 2)} → ${f(Number(b.value), 2)}，平均延迟 ${f(Number(a.reference), 2)} → ${f(Number(b.reference), 2)} 秒` };
+        return { holds: Number(b.value) > Number(a.value) && Number(b.reference) < Number(a.reference), ours: `命中率 ${sig(Number(a.value))} → ${sig(Number(b.value))}，平均延迟 ${sig(Number(a.reference))} → ${sig(Number(b.reference))} 秒` };
       },
     },
     {
@@ -375,7 +390,7 @@ export const informationAndFreshness = defineDemo({
       judge: (t) => {
         const rs = needRows(t, { rule: "llmSelector" });
         needParam(rs.length === 2, "需要 q = 1 与 q = 0.6 两行");
-        return { holds: Number(rs[1].value) > 2 * Number(rs[0].value), ours: `${f(Number(rs[0].value), 0)} → ${f(Number(rs[1].value), 0)} 个分配，测试准确率 ${f(Number(rs[0].reference), 3)} → ${f(Number(rs[1].reference), 3)}` };
+        return { holds: Number(rs[1].value) > 2 * Number(rs[0].value), ours: `${sig(Number(rs[0].value))} → ${sig(Number(rs[1].value))} 个分配，测试准确率 ${sig(Number(rs[0].reference))} → ${sig(Number(rs[1].reference))}` };
       },
     },
   ],
