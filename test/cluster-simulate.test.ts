@@ -188,6 +188,35 @@ describe("the router's view (§3.1)", () => {
     expect(seen[2]).toEqual([0, 20013, 0, 0, 20013, 0]);
   });
 
+  it("a decision's matches (walked once, without the trailing segments no dispatched request had) equal full walks", () => {
+    for (const [workload, rate] of [["agent", 4], ["toolCallingHotSpot", 70], ["programming", 8]] as const) {
+      let compared = 0;
+      let mismatches = 0;
+      let nonZero = 0;
+      const checker: Router = {
+        name: "checker",
+        route(req, view) {
+          // A copy is not the request being decided: the view walks the whole prompt for it.
+          const copy = { ...req };
+          let best = 0;
+          for (let i = 0; i < view.replicaCount; i++) {
+            const m = view.viewMatch(req, i);
+            if (m !== view.viewMatch(copy, i) || view.cachedMatch(req, i) !== view.cachedMatch(copy, i)) mismatches++;
+            if (m > 0) nonZero++;
+            if (m > view.viewMatch(req, best)) best = i;
+            compared++;
+          }
+          return req.id % 5 === 0 ? req.id % view.replicaCount : best;
+        },
+      };
+      const w = generateWorkload(workload, { rate, seed: 3, requestCount: 600 });
+      simulateCluster({ workload: w, replicas: 4, router: checker, seed: 3, memFraction: 0.4 });
+      expect(compared).toBe(600 * 4);
+      expect(nonZero).toBeGreaterThan(100);
+      expect(mismatches).toBe(0);
+    }
+  });
+
   it("eviction notices reach the router after the configured delay", () => {
     const got: Array<{ notice: EvictionNotice; at: number }> = [];
     const listener: Router = {

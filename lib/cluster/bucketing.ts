@@ -124,21 +124,32 @@ function groupChildren(start: number, length: number, top: number, keys: KeyCoun
   return sum;
 }
 
-/** A subtree held by one cache only: every held token is distinct. */
+/** A subtree held by one cache only: every held token is distinct. A node with one child goes straight on to it
+ * (most such subtrees are chains: a tool call's question and its answer); branches wait on a stack. */
 function singleSubtree(start: RadixNode, keys: KeyCounter): number {
   let sum = 0;
   let sp = 0;
-  setAt(singles, sp++, start);
-  while (sp > 0) {
-    const n = singles[--sp];
-    sum += n.held;
-    if (n.held === n.tokens) keys.add(n.segment);
-    for (let i = 0, slots = n.childSlots; i < slots; i++) {
-      const c = n.childAt(i);
-      if (c !== null) setAt(singles, sp++, c);
+  let n = start;
+  for (;;) {
+    const held = n.held;
+    sum += held;
+    if (held === n.tokens) keys.add(n.segment);
+    const slots = n.childSlots;
+    if (slots === 1) {
+      const only = n.childAt(0);
+      if (only !== null) {
+        n = only;
+        continue;
+      }
+    } else {
+      for (let i = 0; i < slots; i++) {
+        const c = n.childAt(i);
+        if (c !== null) setAt(singles, sp++, c);
+      }
     }
+    if (sp === 0) return sum;
+    n = singles[--sp];
   }
-  return sum;
 }
 
 function setAt(list: RadixNode[], i: number, node: RadixNode): void {

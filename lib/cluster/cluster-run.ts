@@ -211,6 +211,7 @@ export class ClusterRun {
     rec.viewMatchAtDispatch = view.viewMatch(req, target);
     rec.cachedAtDispatch = Math.min(view.cachedMatch(req, target), req.promptTokens - 1);
     view.endDecision();
+    view.dispatchedSegments(req);
     if (this.settings.oracle) rec.clusterCachedAtDispatch = Math.min(this.anywhereMatch(req), req.promptTokens - 1);
     this.records[this.next] = rec;
     view.history.push(rec);
