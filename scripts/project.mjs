@@ -177,6 +177,9 @@ export function buildLib({ quiet = false } = {}) {
     return "library build ok";
   }
   if (!quiet) console.log(`build: ${stale}; compiling lib/ into build/lib`);
+  // tsc's incremental build trusts build/.tsbuildinfo and does not check that its outputs still exist: with build/lib
+  // deleted (the natural way to force a clean build) it would emit nothing. Without the outputs, start afresh.
+  if (!fs.existsSync(path.join(ROOT, "build", "lib", "index.js"))) fs.rmSync(path.join(ROOT, "build", ".tsbuildinfo"), { force: true });
   const r = spawnSync(process.execPath, [path.join(ROOT, "node_modules", "typescript", "bin", "tsc"), "-p", "tsconfig.build.json"], { cwd: ROOT, stdio: "inherit" });
   if (r.status !== 0) {
     console.error("build: lib/ does not compile (errors above); the notebooks load build/lib, so fix them first");
