@@ -1,13 +1,12 @@
 // The engine's fast paths (issue 27) against the plain computations they replace: the event queue's order, a lone
 // request's decode steps summed without a call per token, the radix node's hash index of children, and the union
-// of several caches (the replication snapshots) bucketed by segment, and the radix tree's LRU candidates.
+// of several caches (the replication snapshots) bucketed by segment (the radix tree's LRU candidates: lru-candidates.test.ts).
 import { describe, expect, it } from "vitest";
 import { EventQueue } from "../lib/core/heap";
 import { rng } from "../lib/core/rng";
 import { GPUS, MODELS } from "../lib/hardware/specs";
 import { StepModel } from "../lib/hardware/step-model";
 import { KeyCounter } from "../lib/cluster/bucketing";
-import { LruCandidates } from "../lib/cluster/lru-candidates";
 import { RadixNode, RadixTree } from "../lib/cluster/radix-tree";
 import { unionOf } from "../lib/cluster/timeline";
 
@@ -132,35 +131,5 @@ describe("unionOf", () => {
     const k = new KeyCounter(new Set([2, 9, -4, 2 ** 40]));
     for (const id of [2, 3, 2, 9, 100, -4, -4, 2 ** 40, 2 ** 41, 0.5]) k.add(id);
     expect(k.count).toBe(4);
-  });
-});
-
-describe("LruCandidates", () => {
-  it("pops by (last access, push order), skipping stale entries, like a sorted list", () => {
-    const r = rng("lru");
-    const heap = new LruCandidates<unknown>();
-    const nodes = Array.from({ length: 40 }, (_, i) => new RadixNode<unknown>(i, 10, null, 0, 1, 0));
-    const ref: Array<{ time: number; seq: number; node: RadixNode<unknown>; stamp: number }> = [];
-    let seq = 0;
-    for (let step = 0; step < 3000; step++) {
-      if (r.uniform() < 0.6) {
-        const node = nodes[Math.floor(r.uniform() * nodes.length)];
-        node.lastAccess = Math.floor(r.uniform() * 50); // many equal times
-        node.stamp++;
-        heap.push(node);
-        ref.push({ time: node.lastAccess, seq: seq++, node, stamp: node.stamp });
-      } else {
-        ref.sort((a, b) => a.time - b.time || a.seq - b.seq);
-        let want: RadixNode<unknown> | null = null;
-        while (ref.length > 0) {
-          const e = ref.shift() as (typeof ref)[number];
-          if (e.stamp === e.node.stamp) {
-            want = e.node;
-            break;
-          }
-        }
-        expect(heap.pop()).toBe(want);
-      }
-    }
   });
 });
