@@ -7,8 +7,8 @@
 // allocated per group were a quarter of the tool-calling bench's allocation. Sums of integer token counts and a
 // set's size: the order groups are visited in cannot change the result.
 import type { RadixNode } from "./radix-node";
+import { grownToHold, isDirectId } from "../core/typed-arrays";
 
-const DIRECT_IDS = 1 << 24;
 let mark: Int32Array = new Int32Array(1024);
 let slot: Int32Array = new Int32Array(1024);
 let generation = 0;
@@ -76,7 +76,7 @@ function groupChildren(start: number, length: number, top: number, keys: KeyCoun
       if (c === null) continue;
       const id = c.segment;
       let k = -1;
-      if (id >= 0 && id < DIRECT_IDS && id === (id | 0)) {
+      if (isDirectId(id)) {
         if (id >= mark.length) growIds(id);
         if (mark[id] === generation) k = slot[id];
         else {
@@ -117,7 +117,7 @@ function groupChildren(start: number, length: number, top: number, keys: KeyCoun
       const c = parent.childAt(i);
       if (c === null) continue;
       const id = c.segment;
-      const k = id >= 0 && id < DIRECT_IDS && id === (id | 0) ? slot[id] : ((other as Map<number, number>).get(id) as number);
+      const k = isDirectId(id) ? slot[id] : ((other as Map<number, number>).get(id) as number);
       if (counts[k] > 1) setAt(stack, starts[k]++, c);
     }
   }
@@ -158,31 +158,21 @@ function setAt(list: RadixNode[], i: number, node: RadixNode): void {
 }
 
 function pushGroup(start: number, length: number): void {
-  if (groups === groupStart.length) {
-    groupStart = grown(groupStart, groups * 2);
-    groupLength = grown(groupLength, groups * 2);
-  }
+  groupStart = grownToHold(groupStart, groups);
+  groupLength = grownToHold(groupLength, groups);
   groupStart[groups] = start;
   groupLength[groups] = length;
   groups++;
 }
 
 function growBuckets(): void {
-  counts = grown(counts, counts.length * 2);
-  starts = grown(starts, starts.length * 2);
+  counts = grownToHold(counts, counts.length);
+  starts = grownToHold(starts, starts.length);
 }
 
 function growIds(id: number): void {
-  let size = mark.length;
-  while (size <= id) size *= 2;
-  mark = grown(mark, size);
-  slot = grown(slot, size);
-}
-
-function grown(a: Int32Array, size: number): Int32Array {
-  const b = new Int32Array(size);
-  b.set(a);
-  return b;
+  mark = grownToHold(mark, id);
+  slot = grownToHold(slot, id);
 }
 
 /** Membership in a set of key segment ids and the count of distinct ones seen (unionOf's fully cached keys),
@@ -197,7 +187,7 @@ export class KeyCounter {
     let max = -1;
     let direct = true;
     for (const id of keys) {
-      if (id >= 0 && id < DIRECT_IDS && id === (id | 0)) {
+      if (isDirectId(id)) {
         if (id > max) max = id;
       } else direct = false;
     }

@@ -7,9 +7,8 @@ import type { RequestRecord } from "./record";
 import type { Replica } from "./replica";
 import type { ClusterView } from "./routers";
 import type { ClusterRequest } from "./workloads";
+import { grownToHold, isDirectId } from "../core/typed-arrays";
 
-/** Segment ids below this are tracked in a byte array (others always count as seen). */
-const DIRECT_IDS = 1 << 24;
 
 export class SimulationView implements ClusterView {
   now = 0;
@@ -64,38 +63,31 @@ export class SimulationView implements ClusterView {
     this.markSeen(request.outputSegment.id);
   }
   private wasSeen(id: number): boolean {
-    if (!(id >= 0 && id < DIRECT_IDS && id === (id | 0))) return true;
+    if (!isDirectId(id)) return true; // ids the byte array cannot index always count as seen
     return id < this.seen.length && this.seen[id] === 1;
   }
   private markSeen(id: number): void {
-    if (!(id >= 0 && id < DIRECT_IDS && id === (id | 0))) return;
-    if (id >= this.seen.length) {
-      let size = this.seen.length;
-      while (size <= id) size *= 2;
-      const grown = new Uint8Array(size);
-      grown.set(this.seen);
-      this.seen = grown;
-    }
+    if (!isDirectId(id)) return;
+    this.seen = grownToHold(this.seen, id);
     this.seen[id] = 1;
   }
   endDecision(): void {
     this.deciding = null;
   }
   private cachedTokens(request: ClusterRequest, i: number): number {
-    if (request !== this.deciding) return this.engines[i].cache.matchTokens(request.segments);
-    if (this.cachedStamp[i] !== this.decision) {
-      this.cachedMemo[i] = this.engines[i].cache.matchTokens(request.segments, this.known);
-      this.cachedStamp[i] = this.decision;
-    }
-    return this.cachedMemo[i];
+    return this.memoMatch(this.engines[i].cache, this.cachedMemo, this.cachedStamp, request, i);
   }
   private pendingTokens(request: ClusterRequest, i: number): number {
-    if (request !== this.deciding) return this.pending[i].matchTokens(request.segments);
-    if (this.pendingStamp[i] !== this.decision) {
-      this.pendingMemo[i] = this.pending[i].matchTokens(request.segments, this.known);
-      this.pendingStamp[i] = this.decision;
+    return this.memoMatch(this.pending[i], this.pendingMemo, this.pendingStamp, request, i);
+  }
+  /** `tree`'s match of `request`: computed once per replica `i` during the request's decision, else walked. */
+  private memoMatch(tree: RadixTree, memo: Float64Array, stamp: Int32Array, request: ClusterRequest, i: number): number {
+    if (request !== this.deciding) return tree.matchTokens(request.segments);
+    if (stamp[i] !== this.decision) {
+      memo[i] = tree.matchTokens(request.segments, this.known);
+      stamp[i] = this.decision;
     }
-    return this.pendingMemo[i];
+    return memo[i];
   }
   outstandingRequests(i: number): number {
     return this.outstandingReq[i];

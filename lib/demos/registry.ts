@@ -89,9 +89,7 @@ const KIND_NAMES: Record<string, string> = { array: "数组", number: "数", str
  * read back from disk instead (lib/demos/result-cache.ts): the same numbers, without the simulation. */
 export function runDemo(id: string, overrides: DemoParams = {}, context: DemoContext = {}): Table {
   const params = mergedParams(id, overrides);
-  // A router written in a cell is code: its source text would not capture the cells it reads (an edited θ in
-  // another cell), so a result that ran code from the page is never kept or read back.
-  const cache = holdsFunction(params) ? null : resultCacheFromEnv();
+  const cache = resultCacheFor(params);
   const cached = cache?.get(id, params);
   if (cached) return cached;
   const demo = getDemo(id);
@@ -110,8 +108,14 @@ export function runDemo(id: string, overrides: DemoParams = {}, context: DemoCon
 export function runDemoSmaller(id: string, overrides: DemoParams, smaller: DemoParams | undefined, context: DemoContext = {}): Table {
   if (smaller === undefined) return runDemo(id, overrides, context);
   const params = mergedParams(id, overrides);
-  const cached = holdsFunction(params) ? undefined : resultCacheFromEnv()?.get(id, params);
-  return cached ?? runDemo(id, { ...overrides, ...smaller }, context);
+  return resultCacheFor(params)?.get(id, params) ?? runDemo(id, { ...overrides, ...smaller }, context);
+}
+
+/** The result cache for a run at `params` (null when off). A router written in a cell is code: its source text would
+ * not capture the cells it reads (an edited θ in another cell), so a result that ran code from the page is never
+ * kept or read back. */
+function resultCacheFor(params: DemoParams): ReturnType<typeof resultCacheFromEnv> {
+  return holdsFunction(params) ? null : resultCacheFromEnv();
 }
 
 /** The demo's run as far as its claims `ids` need (its narrowForClaims), the full run when the cache holds it. */
