@@ -4,6 +4,7 @@
 import { describe, expect, it } from "vitest";
 import { EventQueue } from "../lib/core/heap";
 import { rng } from "../lib/core/rng";
+import { grownToHold, isDirectId } from "../lib/core/typed-arrays";
 import { GPUS, MODELS } from "../lib/hardware/specs";
 import { StepModel } from "../lib/hardware/step-model";
 import { KeyCounter } from "../lib/cluster/bucketing";
@@ -131,5 +132,22 @@ describe("unionOf", () => {
     const k = new KeyCounter(new Set([2, 9, -4, 2 ** 40]));
     for (const id of [2, 3, 2, 9, 100, -4, -4, 2 ** 40, 2 ** 41, 0.5]) k.add(id);
     expect(k.count).toBe(4);
+  });
+});
+
+describe("typed-array helpers (lib/core/typed-arrays.ts)", () => {
+  it("isDirectId: integers in [0, 2^24) only", () => {
+    expect([0, 1, 2 ** 24 - 1].map(isDirectId)).toEqual([true, true, true]);
+    expect([-1, 2 ** 24, 0.5, NaN, Infinity].map(isDirectId)).toEqual([false, false, false, false, false]);
+  });
+
+  it("grownToHold: the same array when the index fits, else a doubled copy with the values kept", () => {
+    const a = Int32Array.from([7, 8, 9, 10]);
+    expect(grownToHold(a, 3)).toBe(a);
+    const b = grownToHold(a, 4);
+    expect(b).toBeInstanceOf(Int32Array);
+    expect(Array.from(b)).toEqual([7, 8, 9, 10, 0, 0, 0, 0]);
+    expect(grownToHold(new Float64Array(4), 17).length).toBe(32);
+    expect(grownToHold(new Uint8Array(0), 0).length).toBe(1);
   });
 });
