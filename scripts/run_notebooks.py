@@ -46,8 +46,10 @@ import contextlib
 import json
 import os
 import re
+import select
 import signal
 import sys
+import threading
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -128,6 +130,46 @@ LIVE = set()
 INTERRUPTED = []
 
 
+def kernel_output_handles():
+    """The kernel's stdout and stderr: a pipe of its own for each, copied to the runner's by a thread. Node (tslab)
+    makes its stdio non-blocking the first time it writes there, and the flag belongs to the open file description:
+    a kernel sharing the runner's stdout / stderr (a pipe or a socket) made the runner's writes fail with
+    BlockingIOError whenever the reader was slow -- on a busy machine the runner's traceback was cut off mid-way. A
+    kernel left running then no longer holds the caller's pipe open either.
+    Returns (stdout, stderr, fds to close once the kernel is launched)."""
+    handles = []
+    for fd in (1, 2):
+        read_end, write_end = os.pipe()
+        threading.Thread(target=copy_output, args=(read_end, fd), daemon=True).start()
+        handles.append(write_end)
+    return handles[0], handles[1], list(handles)
+
+
+def copy_output(source, target):
+    """Copies what a kernel writes on `source` to the runner's `target` until the kernel closes it."""
+    with contextlib.suppress(OSError):
+        while True:
+            chunk = os.read(source, 65536)
+            if not chunk:
+                break
+            while chunk:
+                try:
+                    chunk = chunk[os.write(target, chunk):]
+                except BlockingIOError:  # someone else made it non-blocking: wait for room
+                    select.select([], [target], [], 1.0)
+    os.close(source)
+
+
+def blocking_output():
+    """Makes the runner's stdout and stderr blocking again (node, which shared them while it built the library, made
+    them non-blocking)."""
+    for fd in (1, 2):
+        try:
+            os.set_blocking(fd, True)
+        except OSError:
+            pass
+
+
 async def start_kernel(kernel_name, cwd, startup_timeout=120):
     from jupyter_client.manager import AsyncKernelManager
 
@@ -135,8 +177,13 @@ async def start_kernel(kernel_name, cwd, startup_timeout=120):
     km = AsyncKernelManager(kernel_name=kernel_name)
     LIVE.add(km)
     kc = None
+    out, err, opened = kernel_output_handles()
     try:
-        await km.start_kernel(cwd=cwd)
+        try:
+            await km.start_kernel(cwd=cwd, stdout=out, stderr=err)
+        finally:
+            for own in opened:
+                os.close(own)
         kc = km.client()
         kc.start_channels()
         await wait_for_ready(km, kc, startup_timeout)
@@ -728,6 +775,7 @@ def main():
     # Notebooks load the compiled library (notebooks/lib -> build/lib): rebuild it first if lib/ changed.
     import subprocess
     build = subprocess.run(["node", os.path.join(ROOT, "scripts", "build-lib.mjs")], cwd=ROOT)
+    blocking_output()  # node made the stdout and stderr it shared with the runner non-blocking
     if build.returncode != 0:
         print("build of lib/ failed: the notebooks would run stale code", flush=True)
         return 1
@@ -743,6 +791,11 @@ def main():
         summary = asyncio.run(run_all(args, jobs))
     except (asyncio.CancelledError, KeyboardInterrupt):  # a second signal cut the clean-up short
         INTERRUPTED.append(INTERRUPTED[0] if INTERRUPTED else signal.SIGINT)
+    except Exception as e:  # a fault of the runner itself: its one-line cause first, then the traceback
+        blocking_output()
+        print(f"the runner stopped on an error: {type(e).__name__}: {e}", flush=True)
+        raise
+    blocking_output()
     if INTERRUPTED:
         kill_now()
         print(f"interrupted ({signal.Signals(INTERRUPTED[0]).name}); the kernels it started are shut down", flush=True)
