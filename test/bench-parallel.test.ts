@@ -2,7 +2,7 @@
 // without; a throwing call surfaces the genuine exception; simulateMany gives what simulateCluster gives.
 import * as path from "path";
 import { afterAll, describe, expect, it } from "vitest";
-import { closeParallelPool, defaultThreads, mapParallel, parallelStatus, parallelTask } from "../lib/core/parallel";
+import { closeParallelPool, defaultThreads, mapParallel, parallelStatus, parallelTask, SMALL_MACHINE_MIN_TASKS, threadsFor } from "../lib/core/parallel";
 import { simulateCluster } from "../lib/cluster/simulate";
 import { simulateMany, simulateSummary } from "../lib/cluster/sweep";
 import { configurationRun } from "../lib/cluster/preble/runs";
@@ -18,7 +18,9 @@ afterAll(async () => {
 });
 
 describe("mapParallel", () => {
-  const args: Array<[number, number]> = Array.from({ length: 24 }, (_, i) => [i * 7919 + 1, 20_000 + ((i * 37) % 11) * 5_000]);
+  // long enough (≈ 5–15 ms each) for a worker to start within the call: a worker that is not running yet when the
+  // calling thread runs out of calls has its queued calls taken back
+  const args: Array<[number, number]> = Array.from({ length: 24 }, (_, i) => [i * 7919 + 1, 2_000_000 + ((i * 37) % 11) * 500_000]);
   const expected = args.map(([s, n]) => walk(s, n));
 
   it("with worker threads: same values, in the order given, and some calls really ran in a worker", () => {
@@ -69,16 +71,62 @@ describe("mapParallel", () => {
     expect(many[0].metrics).toEqual(simulateCluster(runs[0]).metrics);
   });
 
-  it("LECTURE_THREADS sets the default thread count; ≤ 2 CPUs default to one thread", () => {
+  it("LECTURE_THREADS sets the default thread count", () => {
     const saved = process.env.LECTURE_THREADS;
     try {
       process.env.LECTURE_THREADS = "3";
       expect(defaultThreads()).toBe(3);
+      expect(defaultThreads(2)).toBe(3);
       delete process.env.LECTURE_THREADS;
       expect(defaultThreads()).toBeGreaterThanOrEqual(1);
     } finally {
       if (saved === undefined) delete process.env.LECTURE_THREADS;
       else process.env.LECTURE_THREADS = saved;
     }
+  });
+
+  it("the default: CPUs − 1 from 4 CPUs up; on 2–3 CPUs two threads only for a call of ≥ 16 tasks; one on 1 CPU", () => {
+    expect(SMALL_MACHINE_MIN_TASKS).toBe(16);
+    expect(threadsFor(8, 3)).toBe(7);
+    expect(threadsFor(4, 1000)).toBe(3);
+    expect(threadsFor(2, 16)).toBe(2);
+    expect(threadsFor(3, 16)).toBe(2);
+    expect(threadsFor(2, 15)).toBe(1);
+    expect(threadsFor(2, 162)).toBe(2);
+    expect(threadsFor(1, 1000)).toBe(1);
+    // LECTURE_THREADS wins, whatever the call's size; junk is ignored
+    expect(threadsFor(2, 3, "2")).toBe(2);
+    expect(threadsFor(16, 3, "1")).toBe(1);
+    expect(threadsFor(2, 3, "zwei")).toBe(1);
+    expect(threadsFor(2, 3, "0")).toBe(1);
+  });
+
+  it("a call waiting in a worker's queue is taken back when this thread runs out of its own: each call runs once", () => {
+    mapParallel(walkTask, args.slice(0, 4), { threads: 2 }); // the pool is up
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 200); // and its worker idle again
+    // the long call first in line: the worker runs it and queues the next; this thread runs the last two (long
+    // enough for the worker to have started the first), then takes back the one queued behind the long call instead
+    // of waiting for the worker to reach it
+    const calls: Array<[number, number]> = [[101, 30_000_000], [102, 2_000], [103, 1_000_000], [104, 1_000_000]];
+    const seen = [0, 0, 0, 0];
+    const got = mapParallel(walkTask, calls, { threads: 2, weights: [10, 3, 2, 2], onResult: (i) => seen[i]++ });
+    expect(seen).toEqual([1, 1, 1, 1]);
+    expect(got.map((r) => r.sum)).toEqual(calls.map(([s, n]) => walk(s, n).sum));
+    expect(got[0].thread).not.toBe(0);
+    expect(got[1].thread).toBe(0);
+  });
+
+  it("workers keep two calls queued: 40 short calls on two threads, each index once, the same values; after an exception with calls still queued, the next call gets only its own results", () => {
+    const many: Array<[number, number]> = Array.from({ length: 40 }, (_, i) => [i + 11, 1_000_000 + (i % 5) * 200_000]);
+    const seen = new Array(40).fill(0);
+    const got = mapParallel(walkTask, many, { threads: 2, onResult: (i) => seen[i]++ });
+    expect(seen.every((c) => c === 1)).toBe(true);
+    expect(got.map((r) => r.sum)).toEqual(many.map(([s, n]) => walk(s, n).sum));
+    expect(got.some((r) => r.thread !== 0)).toBe(true);
+    // the throwing call comes first in line, long calls queue behind it in the worker
+    const bad: Array<[number, number]> = [[5, -1], [6, 400_000], [7, 400_000], [8, 400_000]];
+    expect(() => mapParallel(walkTask, bad, { threads: 2 })).toThrow(/steps: must be ≥ 0, got -1/);
+    const after = mapParallel(walkTask, many.slice(0, 10), { threads: 2 });
+    expect(after.map((r) => [r.seed, r.sum])).toEqual(many.slice(0, 10).map(([s, n]) => [walk(s, n).seed, walk(s, n).sum]));
   });
 });

@@ -4,15 +4,17 @@
 // plain-data arguments, like a seeded simulation).
 //
 // It is synchronous (demos return a Table, not a Promise): the calling thread runs tasks itself and, when it has
-// none left, blocks on a shared counter (Atomics.wait) until a worker posts a result, which it then reads with
-// receiveMessageOnPort. Workers load the task's own module file (`parallelTask(__filename, "name", fn)`): the
+// none left, takes back a task still waiting in a worker's queue (each worker keeps two queued, so that it never
+// waits for the busy calling thread to send the next) or blocks on a shared counter (Atomics.wait) until a worker
+// posts a result, which it then reads with receiveMessageOnPort. Workers load the task's own module file (`parallelTask(__filename, "name", fn)`): the
 // compiled build/lib JavaScript in the notebook and under node; the TypeScript sources under tsx (the worker
 // registers tsx's require hook). Where a worker cannot load it — TypeScript under vitest, a bundle, a browser —
 // or starting one fails, every call runs in the calling thread, with the same results. Workers stay alive
 // (unref'd, so they never keep a process alive) and are reused by later calls.
 //
-// How many threads: see defaultThreads() — on the 2-vCPU bench machine the default is the calling thread alone,
-// because a second simulation thread did not pay there (bench/RESULTS.md); LECTURE_THREADS=N overrides.
+// How many threads: see defaultThreads() — on the 2-vCPU bench machine two for a call of 16 tasks or more and the
+// calling thread alone for fewer (a worker pays only once it is warm: bench/RESULTS.md, Stop 17); LECTURE_THREADS=N
+// overrides.
 //
 // Arguments and results cross threads by structured clone: pass and return plain data (numbers, strings, arrays,
 // plain objects); class instances lose their prototype (a ClusterResult's records would lose their getters), so a
@@ -43,13 +45,17 @@ export interface ParallelOptions {
 interface Slot {
   worker: import("worker_threads").Worker;
   port: import("worker_threads").MessagePort;
-  /** index of the call it runs, −1 when idle */
-  busy: number;
-  /** when that call was sent (ms) */
-  sentAt: number;
+  /** indices of the calls sent to it and not answered yet, in the order sent (it answers in that order) */
+  inFlight: number[];
+  /** when the oldest of them started running there (ms): when it was sent or when the one before it was answered */
+  headSince: number;
   /** went silent: not used again */
   broken: boolean;
 }
+
+/** Calls sent ahead to each worker: the next one waits in its queue, so a worker finishing a call does not sit idle
+ * until the calling thread, busy with a call of its own, sends it another. */
+const WORKER_QUEUE = 2;
 
 /** A call running longer than this in a worker is taken back and run here (the worker is assumed dead). */
 const SILENT_MS = 15 * 60_000;
@@ -66,17 +72,31 @@ const unloadable = new Set<string>();
 /** numbers each mapParallel call, so that a reply left over from an interrupted call is recognised and dropped */
 let callCounter = 0;
 
-/** Threads mapParallel uses by default: LECTURE_THREADS if set (≥ 1); else one per CPU but one (left to V8's
- * garbage-collector threads and the kernel) on machines with 4 CPUs or more, and just the calling thread on
- * smaller ones. Measured on the 2-vCPU bench machine (bench/RESULTS.md): one simulation thread already keeps
- * the second CPU about 40% busy with concurrent GC, and two simulation threads ran each other ~1.5× slower per
- * run, so 03.1 took as long or longer with a worker than without. */
-export function defaultThreads(): number {
-  const env = Number(process.env.LECTURE_THREADS);
-  if (Number.isInteger(env) && env >= 1) return env;
+/** Calls with fewer tasks than this run in the calling thread on machines with fewer than 4 CPUs (unless
+ * LECTURE_THREADS says otherwise): there a worker pays only once it is warm (bench/RESULTS.md, Stop 17). */
+export const SMALL_MACHINE_MIN_TASKS = 16;
+
+function cpuCount(): number {
   const o = os as unknown as { availableParallelism?: () => number };
-  const cpus = Math.max(1, o.availableParallelism ? o.availableParallelism() : os.cpus().length);
-  return cpus >= 4 ? cpus - 1 : 1;
+  return Math.max(1, o.availableParallelism ? o.availableParallelism() : os.cpus().length);
+}
+
+/** Threads mapParallel uses by default for a call of `tasks` tasks: LECTURE_THREADS if set (≥ 1); else one per
+ * CPU but one (left to V8's garbage-collector threads and the kernel) on machines with 4 CPUs or more; on 2–3 CPUs
+ * two threads for a call of at least SMALL_MACHINE_MIN_TASKS tasks and the calling thread alone for a smaller one.
+ * Measured on the 2-vCPU bench machine (bench/RESULTS.md, Stop 17): with its worker warm (JIT-compiled by earlier
+ * calls), 03.1's 162 runs took 2.0–2.1 s on two threads against 3.0 s on one; a worker's first call is no faster
+ * than the calling thread alone (it loads the library and compiles it), so a few short runs are not worth one. */
+export function defaultThreads(tasks = Infinity): number {
+  return threadsFor(cpuCount(), tasks, process.env.LECTURE_THREADS);
+}
+
+/** defaultThreads' rule on a machine of `cpus` CPUs, for a call of `tasks` tasks, with LECTURE_THREADS = `env`. */
+export function threadsFor(cpus: number, tasks: number, env?: string): number {
+  const fixed = Number(env);
+  if (env !== undefined && env !== "" && Number.isInteger(fixed) && fixed >= 1) return fixed;
+  if (cpus >= 4) return cpus - 1;
+  return cpus >= 2 && tasks >= SMALL_MACHINE_MIN_TASKS ? 2 : 1;
 }
 
 /** Why workers are not used here (null when they are, or have not been tried yet), and the last error a worker
@@ -126,6 +146,8 @@ port.on("message", (m) => {
   } catch (e) {
     reply = { call: m.call, id: m.id, ok: false, load: true, error: String((e && e.stack) || e) };
   }
+  // A queued call the calling thread has taken back (it ran out of calls of its own): not run here.
+  if (!reply && Atomics.compareExchange(m.claimed, m.id, 0, 1) !== 0) reply = { call: m.call, id: m.id, ok: false, skipped: true };
   if (!reply) {
     try {
       reply = { call: m.call, id: m.id, ok: true, value: fn(...m.args) };
@@ -163,7 +185,7 @@ function ensurePool(size: number): Slot[] {
     port1.unref();
     // Errors outside a call (the thread failed to start) surface as a missing reply: see the wait loop.
     worker.on("error", () => undefined);
-    pool.push({ worker, port: port1, busy: -1, sentAt: 0, broken: false });
+    pool.push({ worker, port: port1, inFlight: [], headSince: 0, broken: false });
   }
   return pool;
 }
@@ -179,7 +201,7 @@ export async function closeParallelPool(): Promise<void> {
 export function mapParallel<A extends unknown[], R>(task: ParallelTask<A, R>, argsList: readonly A[], options: ParallelOptions = {}): R[] {
   const n = argsList.length;
   const results: R[] = new Array(n);
-  const threads = Math.max(1, Math.min(options.threads ?? defaultThreads(), n));
+  const threads = Math.max(1, Math.min(options.threads ?? defaultThreads(n), n));
   let done = 0;
   const finish = (i: number, value: R) => {
     results[i] = value;
@@ -188,96 +210,150 @@ export function mapParallel<A extends unknown[], R>(task: ParallelTask<A, R>, ar
   };
   const why = threads > 1 ? workersPossible(task.file) : "one thread";
   if (threads > 1) lastReason = why;
-  if (why !== null) {
+  let slots: Slot[] | null = null;
+  if (why === null) {
+    try {
+      slots = ensurePool(threads - 1).slice(0, threads - 1); // a pool grown by an earlier call may hold more
+    } catch (e) {
+      unavailable = `starting a worker failed: ${(e as Error).message}`;
+    }
+  }
+  if (slots === null) {
     for (let i = 0; i < n; i++) finish(i, task.fn(...argsList[i]));
     return results;
   }
-  // Most expensive first (stable for equal weights: original order).
-  const order = Array.from({ length: n }, (_, i) => i);
-  if (options.weights) {
-    const w = options.weights;
-    order.sort((a, b) => (w[b] ?? 0) - (w[a] ?? 0) || a - b);
-  }
-  let slots: Slot[];
-  try {
-    slots = ensurePool(threads - 1);
-  } catch (e) {
-    unavailable = `starting a worker failed: ${(e as Error).message}`;
-    for (let i = 0; i < n; i++) finish(i, task.fn(...argsList[i]));
-    return results;
-  }
-  const wt = require("worker_threads") as typeof import("worker_threads");
-  const sig = signal as Int32Array;
-  const call = ++callCounter;
-  let next = 0;
-  const inline: number[] = []; // calls a worker could not run: redone here (same result, or the real exception)
-  const dispatch = () => {
-    for (const s of slots) {
-      if (s.busy >= 0 || s.broken || next >= n || unloadable.has(task.file)) continue;
-      const i = order[next++];
-      try {
-        s.port.postMessage({ call, id: i, file: task.file, name: task.name, args: argsList[i] });
-      } catch (e) {
-        // Arguments that cannot be cloned (a function, a class with private state…): this call runs here.
-        lastWorkerError = `arguments not cloneable: ${(e as Error).message}`;
-        inline.push(i);
-        continue;
-      }
-      s.busy = i;
-      s.sentAt = Date.now();
-    }
-  };
-  const collect = (): number => {
-    let got = 0;
-    for (const s of slots) {
-      if (s.busy < 0) continue;
-      const m = wt.receiveMessageOnPort(s.port);
-      if (!m) continue;
-      const reply = m.message as { call: number; id: number; ok: boolean; load?: boolean; value?: R; error?: string };
-      s.busy = -1;
-      if (reply.call !== call) continue; // from a call that ended in an exception: its result is not wanted
-      got++;
-      if (reply.ok) finish(reply.id, reply.value as R);
-      else {
-        // The module did not load there, or the call threw: run it here (the same result, or the genuine
-        // exception); after a failed load, this file's calls stay in the calling thread.
-        lastWorkerError = reply.error ?? "";
-        if (reply.load) unloadable.add(task.file);
-        inline.push(reply.id);
-      }
-    }
-    return got;
-  };
-  dispatch();
+  const run = new WorkerCall(task, argsList, slots, options.weights);
+  run.dispatch();
   while (done < n) {
-    collect();
-    while (inline.length) {
-      const i = inline.shift() as number;
-      finish(i, task.fn(...argsList[i]));
-    }
+    run.collect(finish);
+    for (let i = run.nextInline(); i >= 0; i = run.nextInline()) finish(i, task.fn(...argsList[i]));
     if (done >= n) break;
-    dispatch();
-    if (next < n) {
-      // This thread's share: the next call in line.
-      const i = order[next++];
-      finish(i, task.fn(...argsList[i]));
-      continue;
+    run.dispatch();
+    // This thread's share: the next call in line; with none left, one still waiting in a worker's queue (a worker
+    // that has just started, slow until its JIT has compiled the task, would otherwise keep this thread waiting for
+    // two calls); else wait for a worker's result.
+    const i = run.takeNext();
+    if (i >= 0) finish(i, task.fn(...argsList[i]));
+    else if (run.waiting()) run.wait(finish);
+  }
+  return results;
+}
+
+/** One mapParallel call's calls on the workers: the line of calls (most expensive first), each worker's queue, the
+ * calls taken back to run in the calling thread. */
+class WorkerCall<A extends unknown[], R> {
+  private readonly call = ++callCounter;
+  private readonly order: number[];
+  /** the next call in line */
+  private next = 0;
+  /** calls a worker could not run or will not run now: run in the calling thread (same result, or the genuine
+   * exception) */
+  private readonly inline: number[] = [];
+  /** claimed[i]: 0 while call i waits, 1 once a worker started it, 2 once the calling thread took it back from a
+   * worker's queue (both sides claim it with compareExchange, so exactly one of them runs it) */
+  private readonly claimed: Int32Array;
+  private readonly wt = require("worker_threads") as typeof import("worker_threads");
+
+  constructor(
+    private readonly task: ParallelTask<A, R>,
+    private readonly argsList: readonly A[],
+    private readonly slots: Slot[],
+    weights?: readonly number[],
+  ) {
+    const n = argsList.length;
+    // Most expensive first (stable for equal weights: original order). Every thread takes the next call in line, so
+    // the last to finish are short ones (workers taking from the cheap end instead was measured slower: 03.1 2.5–2.9 s
+    // against 2.0–2.1 s).
+    this.order = Array.from({ length: n }, (_, i) => i);
+    if (weights) this.order.sort((a, b) => (weights[b] ?? 0) - (weights[a] ?? 0) || a - b);
+    this.claimed = new Int32Array(new SharedArrayBuffer(4 * Math.max(1, n)));
+    // Calls an earlier mapParallel left running there (it ended in an exception) answer with its number: dropped.
+    for (const s of slots) s.inFlight = [];
+  }
+
+  /** Fills every worker's queue from the line. */
+  dispatch(): void {
+    const { task, argsList, order, call, claimed } = this;
+    for (const s of this.slots) {
+      while (s.inFlight.length < WORKER_QUEUE && !s.broken && this.next < order.length && !unloadable.has(task.file)) {
+        const i = order[this.next++];
+        try {
+          s.port.postMessage({ call, id: i, file: task.file, name: task.name, args: argsList[i], claimed });
+        } catch (e) {
+          // Arguments that cannot be cloned (a function, a class with private state…): this call runs here.
+          lastWorkerError = `arguments not cloneable: ${(e as Error).message}`;
+          this.inline.push(i);
+          continue;
+        }
+        if (s.inFlight.length === 0) s.headSince = Date.now();
+        s.inFlight.push(i);
+      }
     }
-    if (slots.every((s) => s.busy < 0 || s.broken)) continue;
-    // Nothing left to start: wait for a worker's result (short slices, so that a worker that died without
-    // replying — it cannot run our catch — is noticed after SILENT_MS and its call is taken back).
-    const seen = Atomics.load(sig, 0);
-    if (collect() === 0) {
-      Atomics.wait(sig, 0, seen, 200);
-      const now = Date.now();
-      for (const s of slots) {
-        if (s.busy >= 0 && now - s.sentAt > SILENT_MS) {
-          inline.push(s.busy);
-          s.busy = -1;
-          s.broken = true;
+  }
+
+  /** Reads the workers' replies: results go to `finish`; a failed call joins the inline ones. Returns how many. */
+  collect(finish: (i: number, value: R) => void): number {
+    let got = 0;
+    for (const s of this.slots) {
+      while (s.inFlight.length > 0) {
+        const m = this.wt.receiveMessageOnPort(s.port);
+        if (!m) break;
+        const reply = m.message as { call: number; id: number; ok: boolean; load?: boolean; skipped?: boolean; value?: R; error?: string };
+        if (reply.call !== this.call) continue; // from a call that ended in an exception: its result is not wanted
+        s.inFlight.shift();
+        s.headSince = Date.now();
+        if (reply.skipped) continue; // the calling thread took it back and ran it
+        got++;
+        if (reply.ok) finish(reply.id, reply.value as R);
+        else {
+          // The module did not load there, or the call threw: run it here (the same result, or the genuine
+          // exception); after a failed load, this file's calls stay in the calling thread.
+          lastWorkerError = reply.error ?? "";
+          if (reply.load) unloadable.add(this.task.file);
+          this.inline.push(reply.id);
         }
       }
     }
+    return got;
   }
-  return results;
+
+  /** The next call to run inline, or −1. */
+  nextInline(): number {
+    return this.inline.length > 0 ? (this.inline.shift() as number) : -1;
+  }
+
+  /** The calling thread's next call: the next in line, else one a worker has queued but not started (claimed for
+   * this thread), else −1. */
+  takeNext(): number {
+    if (this.next < this.order.length) return this.order[this.next++];
+    for (const s of this.slots) {
+      for (let k = s.inFlight.length - 1; k >= 0; k--) {
+        const i = s.inFlight[k];
+        if (Atomics.compareExchange(this.claimed, i, 0, 2) === 0) return i;
+      }
+    }
+    return -1;
+  }
+
+  /** Some worker still owes a reply. */
+  waiting(): boolean {
+    return this.slots.some((s) => s.inFlight.length > 0 && !s.broken);
+  }
+
+  /** Waits for a worker's result in short slices, so that a worker that died without replying — it cannot run our
+   * catch — is noticed after SILENT_MS and its calls are taken back. */
+  wait(finish: (i: number, value: R) => void): void {
+    const sig = signal as Int32Array;
+    const seen = Atomics.load(sig, 0);
+    if (this.collect(finish) > 0) return;
+    Atomics.wait(sig, 0, seen, 200);
+    const now = Date.now();
+    for (const s of this.slots) {
+      if (s.inFlight.length > 0 && now - s.headSince > SILENT_MS) {
+        this.inline.push(...s.inFlight);
+        s.inFlight = [];
+        s.broken = true;
+      }
+    }
+  }
 }
