@@ -117,6 +117,7 @@ describe("simulateCluster: conservation and capacity", () => {
           expect(Number.isFinite(r.finish)).toBe(true);
           expect(r.computedTokens).toBe(r.promptTokens - r.cachedTokens);
           expect(r.cachedTokens).toBeLessThan(r.promptTokens);
+          expect(r.dispatch).toBe(r.arrival); // each record's own four times (record.ts keeps them in the run's array)
           expect(r.start).toBeGreaterThanOrEqual(r.arrival);
           expect(r.firstToken).toBeGreaterThan(r.start);
           expect(r.finish).toBeGreaterThanOrEqual(r.firstToken);

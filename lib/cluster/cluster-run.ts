@@ -11,7 +11,7 @@ import { SimulationView } from "./cluster-view";
 import { resolveLocalPolicy } from "./local/policy";
 import { computeMetrics, OVERLOAD_RULE, warmupDescription } from "./metrics";
 import type { RadixNode, RadixTree } from "./radix-tree";
-import { RequestRecord } from "./record";
+import { RequestRecord, TIME_SLOTS } from "./record";
 import { Replica } from "./replica";
 import { routeChecked } from "./router-guard";
 import { createRouter, EvictionNotice, Router, StoreNotice } from "./routers";
@@ -41,6 +41,8 @@ export class ClusterRun {
   readonly n: number;
   readonly warmupCount: number;
   readonly records: RequestRecord[];
+  /** the records' times (record.ts), four slots each */
+  private readonly recordTimes: Float64Array;
   readonly outstandingAtArrival: Float64Array;
   /** the requests' arrival times (the event loop compares the next one with the next event's time every turn) */
   private readonly arrivals: Float64Array;
@@ -64,6 +66,7 @@ export class ClusterRun {
     this.n = s.requests.length;
     this.warmupCount = Math.min(this.n - 1, Math.floor(this.n * s.warmup));
     this.records = new Array(this.n);
+    this.recordTimes = new Float64Array(this.n * TIME_SLOTS);
     this.outstandingAtArrival = new Float64Array(this.n);
     this.arrivals = new Float64Array(this.n);
     for (let i = 0; i < this.n; i++) this.arrivals[i] = s.requests[i].arrival; // (Float64Array.from iterates: an object per request)
@@ -205,7 +208,7 @@ export class ClusterRun {
     view.now = now;
     view.beginDecision(req);
     const target = routeChecked(this.router, req, this.next, view);
-    const rec = new RequestRecord(req, now);
+    const rec = new RequestRecord(req, now, this.recordTimes, this.next);
     rec.replica = target;
     rec.measured = this.next >= this.warmupCount;
     rec.viewMatchAtDispatch = view.viewMatch(req, target);
