@@ -34,7 +34,10 @@ describe("verdicts at default parameters", () => {
     "03.1": {
       "long-video-gain-most": ["holds", "holds"],
       "small-shared-small-gain": ["fails", "fails"],
-      "programming-least": ["fails", "fails"],
+      // judged on the typical (geometric-mean) gain over the speed-up cells, as the lecture quotes an average: programming
+      // 0.90× / 0.94× (Preble slower at 3 of its 4 rates), every other workload ≥ 1.18× (with the largest ratio alone
+      // it failed: programming's 1.37× at 16 req/s against the agent's 1.31×)
+      "programming-least": ["holds", "holds"],
       "largest-ratio-overloaded": ["holds", "holds"],
       "simple-not-worse": ["holds", "holds"],
       "preble-wins-at-top": ["holds", "holds"],

@@ -102,7 +102,7 @@ export function radixTreeSvg(nodes: RadixNodeDrawing[], o: { gpuCount: number; t
   const height = PAD * 2 + (rows - 1) * ROW_H + BOX_H;
   const edges = placed.filter((n) => n.parent !== undefined).map((n) => edgeSvg(n, byId.get(n.parent as string) as PlacedNode));
   const title = o.title ?? "全局基数树：每段的 token 数和持有它的 GPU";
-  const legend = "方框：一段提示（名称 · token 数）；彩色小块：缓存里有这一段的 GPU；橙色虚线框：正在派发的请求新插入的段。";
+  const legend = "方框：一段提示（名称 · token 数）；彩色小块：全局树记下的、这一段派去的 GPU（派发时就记下，那里不一定已经算完）；橙色虚线框：正在派发的请求新插入的段。";
   return (
     `<figure class="l11-radix-tree" style="margin:8px 0"><figcaption style="font-weight:bold;margin-bottom:4px">${escapeHtml(title)}</figcaption>` +
     `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" role="img" aria-label="${escapeHtml(title)}" style="max-width:100%;height:auto;font-family:inherit">` +

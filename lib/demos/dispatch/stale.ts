@@ -244,7 +244,8 @@ export const herdingDemo = defineDemo({
         const b = perSeedOf(t, "random", "spreadPerSeed", "的队列差");
         return {
           holds: two < random / 2,
-          ours: `最长与最短队列平均相差：二选一 ${f(two, 1)} 个，随机 ${f(random, 1)} 个；二选一的份额 ${pct(rowFor(t, "powerOfTwo").topServerShare as number)}`,
+          ours: `最长与最短队列平均相差：二选一 ${f(two, 1)} 个，随机 ${f(random, 1)} 个`,
+          remark: shareRemark(rowFor(t, "powerOfTwo").topServerShare as number, rowFor(t, "random").topServerShare as number),
           seeds: seedsAgreeing(a.map((x, k) => x / b[k]), (r) => r < 0.5),
         };
       },
@@ -266,6 +267,13 @@ export const herdingDemo = defineDemo({
     },
   ],
 });
+
+/** What power of two's per-interval share says beside random's: a higher share is not herding (the queues say so). */
+function shareRemark(two: number, random: number): string {
+  const both = `每个刷新间隔里收到最多的那台所占的份额：二选一 ${pct(two)}，随机 ${pct(random)}`;
+  if (two <= random) return both;
+  return `${both}。二选一的份额反而更高：每个请求从两台里挑短的，刚空下来的几台在一个间隔里多收一些；摊开的是队列，不是每个间隔的到达`;
+}
 
 /** A heatmap of arrivals per server per refresh interval (the view's heatmap() takes it as is). */
 export interface HerdingTimeline {

@@ -1,4 +1,5 @@
 // 03.4 — autoscaling on 03.3's hot spot (both readings), and the window H on long documents (both readings).
+import { displayName } from "../../core/glossary";
 import { checkEachOneOf, checkInteger, checkNonEmpty, checkNumber } from "../../core/errors";
 import type { Row } from "../../core/table";
 import { configurationRun } from "../../cluster/preble/runs";
@@ -258,17 +259,17 @@ export const autoscaleWindowDemo = defineDemo<AutoscaleParams>({
     const notes: string[] = [];
     if (autoscaleRuns.length) {
       notes.push(
-        `autoscale：工具调用（热点），${hotSpotReplicas} 个副本，${hotSpotRate} 请求/秒，${hotSpotRequestCount} 个请求（约 ${Math.round(hotSpotRequestCount / hotSpotRate)} 秒），副本内 FCFS。自动扩展（讲义没有实现，这是我们的）：一个前缀在 H = 180 秒窗口后半段的平均排队时间 ≥ 前半段的 2 倍（两半各至少 5 个完成的请求、后半均值 ≥ 0.5 秒）时，把它的关键部分再分配给一块还没有它的、负载最轻的 GPU，此后“利用”在这些 GPU 之间按负载代价分；同一个前缀 H/2 之内不再扩展。`,
+        `${displayName("autoscale")}：工具调用（热点），${hotSpotReplicas} 个副本，${hotSpotRate} 请求/秒，${hotSpotRequestCount} 个请求（约 ${Math.round(hotSpotRequestCount / hotSpotRate)} 秒），副本内 FCFS。自动扩展（讲义没有实现，这是我们的）：一个前缀在 H = 180 秒窗口后半段的平均排队时间 ≥ 前半段的 2 倍（两半各至少 5 个完成的请求、后半均值 ≥ 0.5 秒）时，把它的关键部分再分配给一块还没有它的、负载最轻的 GPU，此后“利用”在这些 GPU 之间按负载代价分；同一个前缀 H/2 之内不再扩展。种子 ${String(p.seed)}。`,
       );
     }
-    if (windowRuns.length) notes.push(`window：长文档，${replicas} 个副本，${longDocRate} 请求/秒，${longDocRequestCount} 个请求，完整 Preble，只改窗口 H（L 只计 H 秒之内派出的活）；每个 H ${windowSeeds.length} 个种子（${windowSeeds.join("、")}）的均值。`);
+    if (windowRuns.length) notes.push(`${displayName("window")}：长文档，${replicas} 个副本，${longDocRate} 请求/秒，${longDocRequestCount} 个请求，完整 Preble，只改窗口 H（L 只计 H 秒之内派出的活）；每个 H ${windowSeeds.length} 个种子（${windowSeeds.join("、")}）的均值。`);
     if (releasedScalingRuns.length) {
       notes.push(
-        "autoscaleReleased：同样的四种组合按开源代码的读法：负载代价用开源的 decode 项和 M，再平衡迁移重要节点（gsw:377–462）。开源代码没有单独的自动扩展：复制热节点是再平衡的一支——最忙的 GPU 只压着一个重要节点、且这个节点在它上面的 TTFT 后半窗均值 ≥ 前半窗的 2 倍时，才把它复制到最轻的 GPU（gsw:419–429）。所以“E2 + 自动扩展”在开源代码里不存在，“E2 + 再平衡 + 自动扩展”最接近开源代码；这两行的自动扩展用我们的触发（排队时间翻倍，见上）。",
+        `${displayName("autoscaleReleased")}：同样的四种组合按开源代码的读法：负载代价用开源的 decode 项和 M，再平衡迁移重要节点（gsw:377–462）。开源代码没有单独的自动扩展：复制热节点是再平衡的一支——最忙的 GPU 只压着一个重要节点、且这个节点在它上面的 TTFT 后半窗均值 ≥ 前半窗的 2 倍时，才把它复制到最轻的 GPU（gsw:419–429）。所以“E2 + 自动扩展”在开源代码里不存在，“E2 + 再平衡 + 自动扩展”最接近开源代码；这两行的自动扩展用我们的触发（排队时间翻倍，见上）；种子 ${String(p.seed)}。`,
       );
     }
-    if (releasedWindows.length) notes.push(`windowReleased：同样的长文档实验，完整 Preble 按开源代码的读法（prebleReleased：迁移重要节点、开源的 decode 项和 M、命中率 ≥ 0.7 的搭配、每迭代一组的优先级组），每个 H 一个种子（${String(p.seed)}）、${releasedRequests} 个请求（比讲义的各行短，省时间）。`);
-    notes.push(`种子 ${String(p.seed)}。`, WARMUP_NOTE, OVERLOAD_NOTE);
+    if (releasedWindows.length) notes.push(`${displayName("windowReleased")}：同样的长文档实验，完整 Preble 按开源代码的读法（迁移重要节点、开源的 decode 项和 M、命中率 ≥ 0.7 的搭配、每迭代一组的优先级组），每个 H 一个种子（${String(p.seed)}）、${releasedRequests} 个请求（比讲义的各行短，省时间）。`);
+    notes.push(WARMUP_NOTE, OVERLOAD_NOTE);
     return {
       title: `自动扩展（热点，${hotSpotReplicas} 个副本，${hotSpotRate} 请求/秒）与窗口 H（长文档，${replicas} 个副本，${longDocRate} 请求/秒）`,
       columns: [

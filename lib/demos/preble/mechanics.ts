@@ -100,6 +100,16 @@ export const samplesDemo = defineDemo<SamplesParams>({
   ],
 });
 
+/** Exercise 3's scenario (lecture §9): a 13-token system prompt + a 21,000-token document cached, a 1,987-token question. */
+const EXERCISE_3 = { prefixTokens: 21_013, questionTokens: 1_987 };
+
+/** Why 03.8's two prefill times are not the lecture's exercise 3: the scenario first, then what our P counts. */
+function exerciseThreeRemark(prefixTokens: number, questionTokens: number): string {
+  const attention = "我们的 P 还含新 token 对已缓存前缀的注意力（练习 3 说忽略它）";
+  if (prefixTokens === EXERCISE_3.prefixTokens && questionTokens === EXERCISE_3.questionTokens) return attention;
+  return `这里的场景是 ${prefixTokens.toLocaleString("en-US")} token 的前缀加 ${questionTokens.toLocaleString("en-US")} token 的问题，练习 3 是 ${EXERCISE_3.prefixTokens.toLocaleString("en-US")} 加 ${EXERCISE_3.questionTokens.toLocaleString("en-US")}（参数 prefixTokens: ${EXERCISE_3.prefixTokens}、questionTokens: [${EXERCISE_3.questionTokens}] 重现它）；另外${attention}`;
+}
+
 type BoundaryParams = { prefixTokens: number; questionTokens: number[]; replicas: number; holder: number };
 
 export const boundaryDemo = defineDemo<BoundaryParams>({
@@ -166,7 +176,7 @@ export const boundaryDemo = defineDemo<BoundaryParams>({
         return {
           holds: gain > 2 && rows.every((x) => x.gpu === p.holder),
           ours: `问题 ${r.questionTokens} token：${f(num(r.prefillHolder), 3)} 秒对 ${f(num(r.prefillCold), 3)} 秒（${times(gain, 1)}）`,
-          remark: "我们的 P 含新 token 对已缓存前缀的注意力，讲义的练习 3 略去了这一项",
+          remark: exerciseThreeRemark(p.prefixTokens, num(r.questionTokens)),
         };
       },
     },

@@ -301,7 +301,7 @@ export const signalWorth = defineDemo({
         { key: "threshold", label: "τ（在训练集上挑）", format: "fixed2" },
         { key: "trainAccuracy", label: "训练准确率", format: "fixed3" },
         { key: "accuracy", label: "测试准确率", format: "fixed3" },
-        { key: "accuracyGapPoints", label: `比 ${strongest.setting} 单干低（测试）`, unit: "百分点", format: "fixed1" },
+        { key: "accuracyGapPoints", label: `${strongest.setting} 单干减去此行（测试准确率；正数 = 此行更低）`, unit: "百分点", format: "fixed1" },
         { key: "costPerQuestion", label: "每题价格（测试）", unit: "价格单位", format: "fixed2" },
         { key: "costShare", label: `÷ ${strongest.setting} 的价格`, format: "percent0" },
       ],
