@@ -25,7 +25,7 @@ const E2_ONLY = { rebalance: false, autoscale: false, pairing: false };
 export const CLUSTER_CONFIGURATIONS: Readonly<Record<string, ClusterConfiguration>> = {
   baseline: {
     name: "baseline",
-    description: "轮转 + 每个副本最长前缀优先（每个副本一份 SGLang，Preble 论文的基线）",
+    description: "轮转 + 每个副本最长前缀优先（每个副本一份 SGLang，分块 prefill：我们的基线；论文的基线是 LPM、不分块的那一种）",
     router: "roundRobin",
     routerOptions: {},
     localPolicy: "lpf",

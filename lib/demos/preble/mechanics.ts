@@ -105,9 +105,9 @@ const EXERCISE_3 = { prefixTokens: 21_013, questionTokens: 1_987 };
 
 /** Why 03.8's two prefill times are not the lecture's exercise 3: the scenario first, then what our P counts. */
 function exerciseThreeRemark(prefixTokens: number, questionTokens: number): string {
-  const attention = "我们的 P 还含新 token 对已缓存前缀的注意力（练习 3 说忽略它）";
+  const attention = "我们的 P 还含对已缓存前缀的注意力（练习 3 忽略它）";
   if (prefixTokens === EXERCISE_3.prefixTokens && questionTokens === EXERCISE_3.questionTokens) return attention;
-  return `这里的场景是 ${prefixTokens.toLocaleString("en-US")} token 的前缀加 ${questionTokens.toLocaleString("en-US")} token 的问题，练习 3 是 ${EXERCISE_3.prefixTokens.toLocaleString("en-US")} 加 ${EXERCISE_3.questionTokens.toLocaleString("en-US")}（参数 prefixTokens: ${EXERCISE_3.prefixTokens}、questionTokens: [${EXERCISE_3.questionTokens}] 重现它）；另外${attention}`;
+  return `场景不同：这里前缀 ${prefixTokens.toLocaleString("en-US")}、问题 ${questionTokens.toLocaleString("en-US")} token，练习 3 是 ${EXERCISE_3.prefixTokens.toLocaleString("en-US")} 加 ${EXERCISE_3.questionTokens.toLocaleString("en-US")}（prefixTokens: ${EXERCISE_3.prefixTokens}、questionTokens: [${EXERCISE_3.questionTokens}] 可重现）；${attention}`;
 }
 
 type BoundaryParams = { prefixTokens: number; questionTokens: number[]; replicas: number; holder: number };

@@ -113,7 +113,7 @@ export function prebleOnPage(page: PrebleOnPage, options: PrebleOnPageOptions = 
       { key: "diffWhat", label: "那一处", format: "text" },
     ],
     rows,
-    notes: [`每个场景 ${requestCount} 个请求、种子 ${String(seed)}，先用库里的实现跑一遍，再把本页给出的部分（${Object.keys(page).join("、") || "无"}）换进去跑一遍；两遍看到同一批请求，决定一样，后面的一切就都一样。`, WARMUP_NOTE, OVERLOAD_NOTE],
+    notes: [`每个场景 ${requestCount} 个请求、种子 ${String(seed)}，库里的实现跑一遍，换进本页的部分（${Object.keys(page).join("、") || "无"}）再跑一遍：请求相同，决定一样，后面就都一样。`, WARMUP_NOTE, OVERLOAD_NOTE],
   };
   table.claims = evaluateClaims([SAME_CLAIM], table, { scenarios: names });
   return table;

@@ -147,7 +147,7 @@ export const traceReplay = defineDemo<typeof DEFAULTS>({
       rows,
       notes: [
         `数据：Mooncake 对话 trace（Kimi 的线上服务，FAST '25，Apache-2.0；data/mooncake-fast25/）。窗口内 ${window.count} 个请求、${minutesShown} 分钟，原始到达率 ${demand.rate.toFixed(2)} 请求/秒；每个提示按 512 token 一块给出哈希编号，相同的前几块 = 相同的前缀，这里每块成为一个提示段（最后一块可能不满）。`,
-        `无限缓存的命中上界（同一批请求、同样先用前 ${Math.round(WARMUP * 100)}% 预热，按模拟器的算法：每个提示的最后一个 token 总要算）：${pct(bound)}；整份 trace 按块算是 ${pct(mooncakeSummary().infiniteCache.blockHitRate)}。窗口里 ${pct(sharedFirst)} 的请求以同一个块开头。把 ${replicas} 个副本的 KV 显存（每个 ${capacity.toLocaleString("en-US")} token）合成一个理想的 LRU 缓存，命中率为 ${pct(pooledLru)}。`,
+        `无限缓存的命中上界（同一批请求、同样先用前 ${Math.round(WARMUP * 100)}% 预热，按模拟器的算法：每个提示的最后一个 token 总要算）：${pct(bound)}；整份 trace 按块算是 ${pct(mooncakeSummary().infiniteCache.blockHitRate)}。窗口里 ${pct(sharedFirst)} 的请求以同一个块开头。把 ${replicas} 个副本的 KV 显存（每个 ${capacity.toLocaleString("en-US")} token）合成一个 LRU 缓存（参考值：LRU 不是最优的淘汰，路由器可以超过它），命中率为 ${pct(pooledLru)}。`,
         `trace 来自 Kimi——一个比 Mistral-7B 大得多的模型、跑在大得多的集群上（还有 Mooncake 的分布式 KV 池）。这里只借用它的到达时刻、长度和前缀共享，换到讲义的纸上 GPU 上重放：延迟的绝对值不代表 Kimi 的服务。`,
         `缩放：负载 = 到达率 × 无缓存时一个提示的平均 prefill 时间（这里 ${demand.prefillSeconds.toFixed(2)} 秒）÷ 副本数；为达到目标负载，把窗口内的到达时刻整体乘以一个系数——请求的先后、突发的形状、提示与共享关系都不变，只有快慢变了。${scales.join("；")}。decode 不计入这个负载，所以负载 1 之前集群就可能过载。`,
         `预热：缓存从空开始，窗口内前 ${Math.round(WARMUP * 100)}% 的请求不计入指标。"过载"指队列在运行结束时仍在增长，这时的数字取决于运行多长。`,
