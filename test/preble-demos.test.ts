@@ -55,7 +55,9 @@ describe("verdicts at default parameters", () => {
       "pairing-hurts-video": ["holds", "holds"],
       "pairing-slows-decode": ["holds", "holds"],
     },
-    "03.3": { "e2-collapses": ["holds", "holds"], "rebalance-cures": ["holds", "fails"], "thbal-insensitive": ["holds", "holds"] },
+    // thbal-insensitive names its mechanism (the load spreads over the copies): as released every Th_bal overloads, so
+    // the thresholds agree only in failing — it fails there
+    "03.3": { "e2-collapses": ["holds", "holds"], "rebalance-cures": ["holds", "fails"], "thbal-insensitive": ["holds", "fails"] },
     "03.4": { "autoscale-helps-slowly": ["holds", "holds"], "rebalance-first": ["holds", "fails"], "window-longer-better": ["fails", "fails"], "window-no-order-of-magnitude": ["holds", "holds"] },
     "03.5": {
       "quota-shares": ["holds", "fails"],
