@@ -80,7 +80,7 @@ const index = `<!DOCTYPE html>
 <style>
 body { font-family: '${HANDOUT_FONT_FAMILY}', sans-serif; max-width: 860px; margin: 2em auto; padding: 0 1em; line-height: 1.5; color: #222; }
 h1 { font-size: 1.5em; }
-ol { padding-left: 1.5em; }
+ul.pages { list-style: none; padding-left: 0; }
 li { margin: 0.7em 0; }
 .sub { color: #555; font-size: 0.92em; }
 .file { display: block; color: #888; font-size: 0.8em; font-family: monospace; }
@@ -90,9 +90,9 @@ li { margin: 0.7em 0; }
 <body>
 <h1>第 11 讲 · 负载均衡与路由：Preble 与 LLMSelector<br><small>Lecture 11 · Load Balancing &amp; Routing — handouts · ${EDITION_NAME}</small></h1>
 <p>每一页都是执行过的笔记本：表格、图和公式都在本地渲染，不需要网络。${EDITION_NOTE} Each page is an executed notebook; charts, tables and math render offline.</p>
-<ol>
+<ul class="pages">
 ${items}
-</ol>
+</ul>
 </body>
 </html>
 `;

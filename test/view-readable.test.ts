@@ -67,6 +67,14 @@ describe("titles, margins and colours", () => {
     expect(layoutOf(r).yaxis.automargin).toBe(true);
   });
 
+  it("a category label may run a few columns over its share to break at a space, not mid-word or before a lone character", () => {
+    // at 9 columns a hard cut gave "缓存感知 +" / "负载保" / "护" and "长文档问" / "答 1" / "请求/秒"
+    expect(wrapTitle("缓存感知 + 负载保护", 9, 3)).toEqual(["缓存感知 +", "负载保护"]);
+    expect(wrapTitle("长文档问答 1 请求/秒", 9, 3)).toEqual(["长文档问答", "1 请求/秒"]);
+    // without slack (titles) the width stays a hard limit
+    for (const l of wrapTitle("缓存感知 + 负载保护", 9)) expect(displayWidth(l)).toBeLessThanOrEqual(9);
+  });
+
   it("13 series get 13 distinct colours (a 24-colour palette past 10); past 24 a dash tells them apart", () => {
     const t = wideTable(13);
     const r = readableFigure(lines(t, { x: "x", y: "y", group: "policy" }));

@@ -15,19 +15,21 @@ export const TITLE_WIDTH = 70;
 const TITLE_LINE_PX = 21;
 
 /** Breaks a title into lines of at most `width` display columns: preferably before an opening bracket (a
- * parenthesis stays whole on the next line), else after a Chinese comma or colon, else at a space. */
-export function wrapTitle(text: string, width = TITLE_WIDTH): string[] {
+ * parenthesis stays whole on the next line), else after a Chinese comma or colon, else at a space. With `slack`, a
+ * line may run that many columns over `width` to break at such a place or to keep a last character or two from a
+ * line of their own (category labels; a title's width is a hard limit: the mode bar is there). */
+export function wrapTitle(text: string, width = TITLE_WIDTH, slack = 0): string[] {
   const lines: string[] = [];
   let rest = text.trim();
-  while (displayWidth(rest) > width) {
+  while (displayWidth(rest) > width + slack) {
     const chars = [...rest];
     let used = 0;
     let cut = 0;
     const last = { bracket: -1, punctuation: -1, space: -1 };
     for (let i = 0; i < chars.length; i++) {
       used += displayWidth(chars[i]);
-      if (used > width) break;
-      cut = i + 1;
+      if (used > width + slack) break;
+      if (used <= width) cut = i + 1;
       if ("（(".includes(chars[i]) && i > 0) last.bracket = i;
       if ("，、：；）)".includes(chars[i])) last.punctuation = i + 1;
       if (chars[i] === " ") last.space = i + 1;
@@ -99,6 +101,10 @@ export function tickLabel(v: number): string {
   return Math.abs(rounded) >= 1000 ? rounded.toLocaleString("en-US") : String(rounded);
 }
 
+/** Columns a category label's line may run over its share, to break at a space or bracket or not to leave a character
+ * alone on its last line ("负载保/护"). */
+const CATEGORY_SLACK = 3;
+
 /** Display columns a category axis's labels get when each has its share of a plot about 640 px wide (12 px text,
  * about 6.5 px a column), at least 8. */
 function categoryColumns(count: number): number {
@@ -114,7 +120,7 @@ export function categoryTicks(labels: readonly string[]): Axis {
   // lines of about equal width: a label just over its share splits in two halves, not one word on a line of its own
   const wrap = (l: string) => {
     const w = displayWidth(l);
-    return w <= width ? l : wrapTitle(l, Math.min(width, Math.ceil(w / Math.ceil(w / width)) + 4)).join("<br>");
+    return w <= width ? l : wrapTitle(l, Math.min(width, Math.ceil(w / Math.ceil(w / width)) + 4), CATEGORY_SLACK).join("<br>");
   };
   return { tickmode: "array", tickvals: [...labels], ticktext: labels.map(wrap), tickangle: 0 };
 }
