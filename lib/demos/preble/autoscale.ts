@@ -70,7 +70,7 @@ function perWindowReading<T extends Judgement>(p: AutoscaleParams, judge: (exper
   if (list.length === 0) cannotJudge("参数 readings 里没有可判断的读法");
   return list.map((r) => {
     const v = judge(r.id === "released" ? "windowReleased" : "window");
-    return { reading: r.label, ...v, remark: r.id === "released" ? [v.remark, "开源代码的读法：完整 Preble 按开源代码跑（prebleReleased），每个 H 一个种子、请求数较少（见说明）"].filter(Boolean).join("；") : v.remark };
+    return { reading: r.label, ...v, remark: r.id === "released" ? [v.remark, "开源代码的读法：完整 Preble 按开源代码跑，每个 H 一个种子、请求数较少（见说明）"].filter(Boolean).join("；") : v.remark };
   });
 }
 

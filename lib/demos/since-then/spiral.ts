@@ -146,7 +146,7 @@ const claims: Claim<SpiralParams>[] = [
   },
   {
     id: "cap-not-needed",
-    says: "在我们的模型里，树的上限是有限的 2 万 token 还是默认的 2^26 个字符，螺旋都出现：让它出现的是别的树长得更快，而不是上限",
+    says: "在我们的模型里，树的上限是有限的 2 万 token 还是默认的 2²⁶ 个字符，螺旋都出现：让它出现的是别的树长得更快，而不是上限",
     judge: (t, p) => {
       needParam(p.treeCapTokens.length >= 2, "需要至少两个树的上限（treeCapTokens）才能比较");
       const rows = p.treeCapTokens.map((c) => rowOf(t, "sglangRouterSmallestTree", c, null));
@@ -201,7 +201,7 @@ export const deathSpiral = defineDemo<SpiralParams>({
     longDecodeOutputTokens: { meaning: "长 decode 请求的平均输出长度（token）", range: "≥ 1 的整数" },
     sharedPrefixes: { meaning: "共享前缀的应用数：各有一段 2,000 token 的系统提示、20 个工具和独有的 400 token 问题", range: "≥ 1 的整数" },
     requestCount: { meaning: "每次运行模拟的请求数（前 20% 用于预热）", range: "≥ 10 的整数" },
-    treeCapTokens: { meaning: "SGLang 路由器每个工作进程的树的上限（token；默认值是 2^26 个字符 ÷ 4）", range: "非空数组，每项 ≥ 0" },
+    treeCapTokens: { meaning: "SGLang 路由器每个工作进程的树的上限（token；默认值是 2²⁶ 个字符 ÷ 4）", range: "非空数组，每项 ≥ 0" },
     eventDelays: { meaning: "KV 事件晚多少秒到达 Dynamo 的索引（SGLang 的近似树不读事件）", range: "非空数组，每项 ≥ 0（秒）" },
     policies: { meaning: "比较的路由器：SGLang 的三个版本与 Dynamo", range: "非空数组；名字见 routerNames()" },
     seeds: { meaning: "种子：每个种子一份到达，各策略共用", range: "非空的整数数组（结论看 ≥ 3 个种子的平均）" },
@@ -271,8 +271,8 @@ export const deathSpiral = defineDemo<SpiralParams>({
         policyNameColumn(),
         { key: "condition", label: "条件", format: "text" },
         { key: "longDecodeLatency", label: "长 decode 请求的平均延迟", unit: "秒", format: "fixed1" },
-        { key: "longDecodeLow", label: "种子最小", unit: "秒", format: "fixed1" },
-        { key: "longDecodeHigh", label: "种子最大", unit: "秒", format: "fixed1" },
+        { key: "longDecodeLow", label: "延迟·种子最小", unit: "秒", format: "fixed1" },
+        { key: "longDecodeHigh", label: "延迟·种子最大", unit: "秒", format: "fixed1" },
         { ...CLUSTER_COLUMNS.p99Latency, label: "全部请求的 P99", format: "fixed1" },
         { key: "longDecodeOnBusiest", label: "长 decode 在一个副本上的最大份额", format: "percent0" },
         { key: "missesToBusiest", label: "未命中落到最忙者", format: "percent0" },
@@ -280,15 +280,15 @@ export const deathSpiral = defineDemo<SpiralParams>({
         { key: "imbalancedShare", label: "判为不均衡的决定", format: "percent0" },
         { key: "treeEvictions", label: "近似树为守上限淘汰的叶子（种子平均）", unit: "个", format: "fixed1" },
         { key: "vsToday", label: "长 decode 延迟 ÷ 今天的版本", format: "fixed2" },
-        { key: "vsTodayLow", label: "种子最小", format: "fixed2" },
-        { key: "vsTodayHigh", label: "种子最大", format: "fixed2" },
+        { key: "vsTodayLow", label: "比值·种子最小", format: "fixed2" },
+        { key: "vsTodayHigh", label: "比值·种子最大", format: "fixed2" },
       ],
       rows,
       notes: [
         `负载：${pct(longDecodeShare)} 的请求是长 decode（约 100 token 的独有提示，平均 ${longDecodeOutputTokens.toLocaleString("en-US")} 个输出 token），其余平分给 ${sharedPrefixes} 个共享前缀的应用（2,000 token 系统提示 + 20 个工具之一 + 独有的 400 token 问题，约 40 个输出 token）；泊松到达，每次运行 ${requestCount} 个请求，副本用先来先服务。`,
         `路由器：${displayNames(policies)}。SGLang 的各版本按每个树的上限各跑一遍（每 ${SGLANG_ROUTER_DEFAULTS.evictionInterval} 秒剪一次树）；Dynamo 按每个 KV 事件延迟各跑一遍——SGLang 的近似树不读事件，延迟与它无关。`,
-        "“未命中落到最忙者” = 未命中的请求里，派给当时在途请求最多（且不是人人一样多）的工作进程的比例；“随便选一个会落到” = 同样这些时刻随机选一个工作进程落到最忙者的比例。“今天的版本” = 同一组种子、同一个树的上限下的 sglangRouter（Dynamo 与第一个上限比）。",
-        `每格是 ${seeds.length} 个种子（${seeds.join("、")}）的平均，“种子最小 / 最大”是范围。预热：缓存从空开始，按到达时间排在前 20% 的请求不计入统计。`,
+        `“未命中落到最忙者” = 未命中的请求里，派给当时在途请求最多（且不是人人一样多）的工作进程的比例；“随便选一个会落到” = 同样这些时刻随机选一个工作进程落到最忙者的比例。“今天的版本” = 同一组种子、同一个树的上限下的${displayName("sglangRouter")}（Dynamo 与第一个上限比）。`,
+        `每格是 ${seeds.length} 个种子（${seeds.join("、")}）的平均，“种子最小 / 最大”是前一列在各种子上的范围。预热：缓存从空开始，按到达时间排在前 20% 的请求不计入统计。`,
       ],
     } as Table;
   },
