@@ -25,7 +25,9 @@ describe("05.3 herding and its cure at each level", { timeout: 60_000 }, () => {
 describe("05.4 simple rules take most of the gain", { timeout: 60_000 }, () => {
   const t = runDemo("05.4");
   it("every verdict at defaults; each level has a row", () => {
-    expect(verdicts(t)).toEqual({ "two-choice": "holds", "guarded-vs-preble": "holds", "elaborate-at-the-edge": "holds", "greedy-most-pools": "fails", "one-threshold-router": "holds" });
+    // one-threshold-router: its price is the training-set threshold's, and on the test set the router is 1.3 points below
+    // the strongest model (the target is 1): it does not catch up there
+    expect(verdicts(t)).toEqual({ "two-choice": "holds", "guarded-vs-preble": "holds", "elaborate-at-the-edge": "holds", "greedy-most-pools": "fails", "one-threshold-router": "fails" });
     expect(new Set(t.rows.map((r) => r.level))).toEqual(new Set(["requestToReplica", "requestToModel", "moduleToModel"]));
   });
   it("the captured share is computed the right way round for lower- and higher-is-better metrics", () => {
