@@ -80,7 +80,7 @@ export const ballsIntoBinsDemo = defineDemo({
   claims: [
     {
       id: "two-choice-exponential",
-      says: "随机放时最满的盒子随 n 明显变满，二选一几乎不动：从看一个到看两个是指数级的改善",
+      says: "随机放时最满的盒子随 n 明显变满，二选一涨得慢得多：从看一个到看两个是指数级的改善",
       lecture: "随机约 ln n / ln ln n，二选一约 ln ln n / ln 2（n = 1,000 时 5.4 对 3.0，n = 10 万时 8.2 对 3.4）",
       judge: (t, p) => {
         needParam(p.choices.includes(1) && p.choices.includes(2), "需要 choices 里同时有 1（随机）和 2（二选一）");
@@ -93,7 +93,7 @@ export const ballsIntoBinsDemo = defineDemo({
         const c1 = need(t, { n: hi }, "twoChoice");
         return {
           holds: c1 < r1 / 1.8 && c1 - c0 < (r1 - r0) / 2.5,
-          ours: `n 从 ${int(lo)} 到 ${int(hi)}：随机 ${f(r0, 1)} → ${f(r1, 1)} 个球（涨 ${f(r1 - r0, 1)}），二选一 ${f(c0, 1)} → ${f(c1, 1)}（涨 ${f(c1 - c0, 1)}）`,
+          ours: `n 从 ${int(lo)} 到 ${int(hi)}：随机 ${f(r0, 2)} → ${f(r1, 2)} 个球（涨 ${f(r1 - r0, 2)}），二选一 ${f(c0, 2)} → ${f(c1, 2)}（涨 ${f(c1 - c0, 2)}）`,
         };
       },
     },

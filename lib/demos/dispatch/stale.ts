@@ -227,7 +227,7 @@ export const herdingDemo = defineDemo({
         const b = perSeedOf(t, "random", "sharePerSeed", "的份额");
         return {
           holds: jsq > 2 * random,
-          ours: `最短队列 ${pct(jsq)}，随机 ${pct(random)}，完全均匀 ${pct(1 / p.servers)}`,
+          ours: `快照每 ${p.refresh} 个服务时间刷新一次，每个间隔里收到最多的那台所占的份额：最短队列 ${pct(jsq)}，随机 ${pct(random)}，完全均匀 ${pct(1 / p.servers)}`,
           remark: "不是全部：快照里常有几台并列最短，它们平分这一波",
           seeds: seedsAgreeing(a.map((x, k) => x / b[k]), (r) => r > 2),
         };
