@@ -73,7 +73,9 @@ describe("verdicts at default parameters", () => {
     "03.8": { "strict-boundary": "holds", "exploit-saves": "holds", "explore-elsewhere": "holds" },
     // 03.11 — on one seed (the default) the lecture's pairing and priority steps change mean and P99 by under 10%:
     // unjudged (with 3 seeds the pairing step reverses its sign)
-    "03.11": { "e2-already-better": ["holds", "holds"], "rebalance-mainly-p99": ["unjudged", "holds"], "pairing-improves-both": ["unjudged", "fails"], "priority-p99-not-mean": ["unjudged", "fails"], "full-vs-baseline": ["holds", "holds"] },
+    // rebalance-mainly-p99 as released: P99 8% faster but the mean 32% slower (migrations moving nodes back and forth):
+    // not "mainly P99" — it fails
+    "03.11": { "e2-already-better": ["holds", "holds"], "rebalance-mainly-p99": ["unjudged", "fails"], "pairing-improves-both": ["unjudged", "fails"], "priority-p99-not-mean": ["unjudged", "fails"], "full-vs-baseline": ["holds", "holds"] },
     // 03.12 — chosen-is-argmin: the explore branch takes the argmin of L + M + P by construction (all 40 decisions, both
     // readings); argmin-L-alone: the lecture's M and P are small (39 of 40 as L alone), the released M (every placement
     // evicts the request's new tokens) differs between GPUs and flips 15 of 40; P-cannot-flip: the explored requests hit

@@ -68,7 +68,7 @@ export function resetNotes(): void {
 
 function noteHtml(note: string, fold: boolean): string {
   if (!fold) return `<li>${escapeHtml(note)}</li>`;
-  const head = note.length > 24 ? `${note.slice(0, 24)}…` : note;
+  const head = note.length > 14 ? `${note.slice(0, 14)}…` : note;
   return `<li title="${escapeHtml(note)}">${escapeHtml(head)}（说明同上）</li>`;
 }
 

@@ -89,7 +89,7 @@ function migrationWords(t: Table, id: string): string {
   const row = rung(t, id);
   const moves = num(row.rebalanced);
   const back = num(row.migratedBack);
-  return moves > 0 ? `迁移了 ${f(moves, 0)} 次，其中 ${f(back, 0)} 次（${pct(back / moves)}）把节点直接迁回上一次迁出的 GPU` : "";
+  return moves > 0 ? `迁移 ${f(moves, 0)} 次，${f(back, 0)} 次（${pct(back / moves)}）直接迁回上一次迁出的 GPU` : "";
 }
 
 const CLAIMS: Claim<AblationParams>[] = [
@@ -105,7 +105,7 @@ const CLAIMS: Claim<AblationParams>[] = [
   },
   {
     id: "rebalance-mainly-p99",
-    says: "加上再平衡，主要是 P99 变好：P99 的改善大于平均的改善",
+    says: "加上再平衡，主要是 P99 变好：P99 的改善大于平均的改善，平均不变差（慢不到 5%）",
     lecture: "论文图 5：再平衡主要改善 P99",
     judge: (t, p) =>
       perLadder(p, (name, r) => {
@@ -113,11 +113,11 @@ const CLAIMS: Claim<AblationParams>[] = [
         const idle = rebalanceIdle(t, name(2), r);
         const moved = r.id === "released" ? migrationWords(t, name(2)) : "";
         return {
-          holds: s.p99 > s.mean && s.p99 > 1,
+          holds: s.p99 > s.mean && s.p99 > 1 && s.mean >= 1 / 1.05,
           unjudged: idle ?? noise(p, s.mean, s.p99),
           ours: `平均 ${words(s.mean)}，P99 ${words(s.p99)}${idle ? "（两行是同一组决定）" : ""}`,
           remark: idle ? undefined : moved || undefined,
-          why: `打开再平衡后平均${words(s.mean)}、P99 ${words(s.p99)}${moved ? `；${moved}（为什么来回搬见表下的说明）` : ""}`,
+          why: `打开再平衡后平均${words(s.mean)}、P99 ${words(s.p99)}${moved ? `；${moved}（为什么来回搬见附录 A.8）` : ""}`,
         };
       }),
   },
