@@ -6,11 +6,11 @@
 // It is synchronous (demos return a Table, not a Promise): the calling thread runs tasks itself and, when it has
 // none left, takes back a task still waiting in a worker's queue (each worker keeps two queued, so that it never
 // waits for the busy calling thread to send the next) or blocks on a shared counter (Atomics.wait) until a worker
-// posts a result, which it then reads with receiveMessageOnPort. Workers load the task's own module file (`parallelTask(__filename, "name", fn)`): the
-// compiled build/lib JavaScript in the notebook and under node; the TypeScript sources under tsx (the worker
-// registers tsx's require hook). Where a worker cannot load it — TypeScript under vitest, a bundle, a browser —
-// or starting one fails, every call runs in the calling thread, with the same results. Workers stay alive
-// (unref'd, so they never keep a process alive) and are reused by later calls.
+// posts a result, which it then reads with receiveMessageOnPort. Workers load the task's own module file
+// (`parallelTask(__filename, "name", fn)`): the compiled build/lib JavaScript in the notebook and under node; the
+// TypeScript sources under tsx (the worker registers tsx's require hook). Where a worker cannot load it —
+// TypeScript under vitest, a bundle, a browser — or starting one fails, every call runs in the calling thread, with
+// the same results. Workers stay alive (unref'd, so they never keep a process alive) and are reused by later calls.
 //
 // How many threads: see defaultThreads() — on the 2-vCPU bench machine two for a call of 16 tasks or more and the
 // calling thread alone for fewer (a worker pays only once it is warm: bench/RESULTS.md, Stop 17); LECTURE_THREADS=N
