@@ -8,11 +8,6 @@ import { ParameterError } from "../lib/core/errors";
 import { ROOT, runProcess } from "./support/processes";
 import * as path from "path";
 
-// Demos whose checks are converted by their area's branch (02 cache-vs-balance, 06 since-then): until that branch is
-// merged these report "router" / "rates: needs one entry per workload" first, or an English message. PENDING: the lead empties this list at
-// the merge, and every test below runs.
-const PENDING = new Set<string>([]);
-
 function errorOf(id: string, overrides: Record<string, unknown>): ParameterError {
   try {
     runDemo(id, overrides);
@@ -40,7 +35,7 @@ describe("an unknown name in a list parameter is reported under that parameter",
   });
 
   for (const id of withPolicies) {
-    (PENDING.has(id) ? it.todo : it)(`${id} --policies=fastest names "policies", the value and the allowed names`, () => {
+    it(`${id} --policies=fastest names "policies", the value and the allowed names`, () => {
       const e = errorOf(id, { policies: ["fastest"] });
       expect(e.parameter).toMatch(/^policies(\[0\])?$/);
       expect(e.message).toMatch(/^参数 policies(\[0\])?：/);
@@ -52,7 +47,7 @@ describe("an unknown name in a list parameter is reported under that parameter",
   }
 
   for (const id of withWorkloads) {
-    (PENDING.has(id) ? it.todo : it)(`${id} --workloads=chat names the unknown workload before any list-length check`, () => {
+    it(`${id} --workloads=chat names the unknown workload before any list-length check`, () => {
       const e = errorOf(id, { workloads: ["chat"] });
       expect(e.parameter).toMatch(/^workloads(\[0\])?$/);
       expect(e.message).toContain('"chat"');

@@ -258,6 +258,15 @@ export class ClusterRun {
     }
   }
 
+  /** Gives the caches' and the dispatched-prompt indexes' nodes to the thread's pool for the next run (after
+   * result(): nothing returned keeps a node). The run's engines are empty afterwards. */
+  recycle(): void {
+    for (const e of this.engines) {
+      e.cache.recycleAll();
+      this.view.pending[e.index].recycleAll();
+    }
+  }
+
   /** The run's result; engine state is dropped from the records so results stay small and cloneable. */
   result(wallStart: number): ClusterResult {
     const s = this.settings;

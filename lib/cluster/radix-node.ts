@@ -126,6 +126,25 @@ export class RadixNode<P = unknown> {
     return out;
   }
 
+  /** Moves every child onto `out` and leaves this node childless (the list's storage is kept, emptied; the tree's
+   * recycleAll). */
+  takeChildren(out: Array<RadixNode<P>>): void {
+    const list = this.kids;
+    if (list === null) return;
+    for (let i = 0; i < this.used; i++) {
+      const c = list[i];
+      if (c !== null) {
+        c.slot = -1;
+        out.push(c);
+      }
+      list[i] = null;
+    }
+    this.used = 0;
+    this.childCount = 0;
+    this.holes = 0;
+    this.index = null;
+  }
+
   /** Appends a child (the tree's job: its segment must not be a child already). */
   addChild(c: RadixNode<P>): void {
     const list = this.kids;
