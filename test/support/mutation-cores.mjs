@@ -16,7 +16,7 @@ export const CORES = {
   radix: {
     what: "the radix tree: match, insert, touch, lock, LRU eviction",
     mutate: ["lib/cluster/radix-tree.ts", "lib/cluster/radix-node.ts", "lib/cluster/lru-candidates.ts"],
-    tests: ["test/cluster-radix-tree.test.ts", "test/radix-lru-model.test.ts", "test/radix-rules.test.ts", "test/lru-candidates.test.ts"],
+    tests: ["test/cluster-radix-tree.test.ts", "test/radix-lru-model.test.ts", "test/radix-rules.test.ts", "test/lru-candidates.test.ts", "test/radix-pool.test.ts"],
   },
   production: {
     what: "§6 production routers' choice functions (SGLang's tree and rules, Dynamo's cost, the gateway's scores)",
