@@ -133,6 +133,23 @@ describe("priority groups as released: one group per iteration, k = 10", () => {
   });
 });
 
+describe("the priority policies called again with a shorter queue", () => {
+  it("order only what waits now: a longer queue's requests never come back (both readings)", () => {
+    for (const p of [priorityGroups(), priorityGroupsPerIteration()]) {
+      const long = Array.from({ length: 40 }, (_, i) => rec(i, (i * 37) % 100));
+      p.order(long, context);
+      const short = [rec(100, 95), rec(101, 5), rec(102, 55)];
+      const got = ids(p.order(short, context));
+      expect(got.length).toBeGreaterThan(0);
+      for (const id of got) expect([100, 101, 102]).toContain(id);
+      expect(new Set(got).size).toBe(got.length);
+    }
+    const all = priorityGroups();
+    all.order(Array.from({ length: 40 }, (_, i) => rec(i, 95)), context);
+    expect(ids(all.order([rec(7, 95), rec(8, 5)], context)).sort()).toEqual([7, 8]);
+  });
+});
+
 describe("longest prefix first", () => {
   it("most cached first, ties in dispatch order; null when already sorted, for one request, or past the cut-off", () => {
     const p = longestPrefixFirst(4);
@@ -145,6 +162,19 @@ describe("longest prefix first", () => {
     const order = big.order(Array.from({ length: 150 }, (_, i) => rec(i, i)), context);
     expect(ids(order)).toEqual(Array.from({ length: 150 }, (_, i) => 149 - i));
     expect(() => longestPrefixFirst(0)).toThrow(ParameterError);
+  });
+
+  it("equals a reference stable sort on random queues with many ties (lengths 2 … 128)", () => {
+    const p = longestPrefixFirst(128);
+    let seed = 12345;
+    const next = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+    for (let trial = 0; trial < 300; trial++) {
+      const n = 2 + Math.floor(next() * 127);
+      const queue = Array.from({ length: n }, (_, i) => rec(i, Math.floor(next() * 6) * 10));
+      const want = [...queue].sort((a, b) => b.cached - a.cached || a.id - b.id).map((r) => r.id);
+      const got = p.order(queue, context);
+      expect(got === null ? queue.map((r) => r.id) : ids(got)).toEqual(want);
+    }
   });
 
   it("the registry: fcfs keeps dispatch order; names resolve; a factory passes through", () => {

@@ -31,15 +31,30 @@ export function longestPrefixFirst(maxSortedQueue = 128): LocalPolicy {
         if (i > 0 && keys[i] > keys[i - 1]) sorted = false;
       }
       if (sorted) return null;
-      const view = index.subarray(0, n);
-      view.sort((a, b) => keys[b] - keys[a] || a - b);
+      sortByKeyDescending(index, keys, n);
       out.length = n;
-      for (let i = 0; i < n; i++) out[i] = waiting[view[i]];
+      for (let i = 0; i < n; i++) out[i] = waiting[index[i]];
       const result = out;
       out = [];
       return result;
     },
   };
+}
+
+/** Sorts index[0 … n) (positions 0 … n − 1 in order) by keys[position], largest first, equal keys in position
+ * order: an insertion sort, allocation-free (a typed array's sort with a comparator copies it; n ≤ the cut-off, and
+ * the queue is mostly in order already). The order is total, so it is the one any correct sort gives. */
+function sortByKeyDescending(index: Int32Array, keys: Float64Array, n: number): void {
+  for (let i = 1; i < n; i++) {
+    const at = index[i];
+    const key = keys[at];
+    let j = i - 1;
+    while (j >= 0 && keys[index[j]] < key) {
+      index[j + 1] = index[j];
+      j--;
+    }
+    index[j + 1] = at;
+  }
 }
 
 /** Preble's priority group of a request: 0 when nothing is cached, else ⌈P·ratio⌉ − 1 (the released code's
@@ -68,7 +83,10 @@ export function priorityGroups(options: PriorityGroupsOptions = {}): LocalPolicy
   const P = checkInteger("groups", options.groups ?? 10, { min: 1 });
   const k = checkInteger("perPriority", options.perPriority ?? 1, { min: 1 });
   const maxScan = checkInteger("maxScan", options.maxScan ?? 256, { min: 1 });
+  // Each group's waiting requests this iteration: buckets[g][0 … filled[g]) (the arrays keep their storage: a
+  // length reset would drop it and the pushes would allocate again every iteration).
   const buckets: RequestRecord[][] = Array.from({ length: P }, () => []);
+  const filled = new Int32Array(P);
   const used = new Int32Array(P);
   // Where the cycle stands: the group whose turn it is and how many it has taken in this turn.
   let group = P - 1;
@@ -86,10 +104,14 @@ export function priorityGroups(options: PriorityGroupsOptions = {}): LocalPolicy
     state: () => ({ group, taken }),
     order(waiting, context) {
       const n = waiting.length < maxScan ? waiting.length : maxScan;
-      for (let g = 0; g < P; g++) buckets[g].length = 0;
+      filled.fill(0);
       for (let i = 0; i < n; i++) {
         const r = waiting[i];
-        buckets[priorityGroup(context.cachedTokens(r), r.request.promptTokens, P)].push(r);
+        const g = priorityGroup(context.cachedTokens(r), r.request.promptTokens, P);
+        const b = buckets[g];
+        const at = filled[g]++;
+        if (at < b.length) b[at] = r;
+        else b.push(r);
       }
       if (afterGroup.length < n) {
         afterGroup = new Int32Array(2 * n);
@@ -102,7 +124,7 @@ export function priorityGroups(options: PriorityGroupsOptions = {}): LocalPolicy
       let m = 0;
       while (m < n) {
         const b = buckets[g];
-        if (used[g] >= b.length || t >= quota(g)) {
+        if (used[g] >= filled[g] || t >= quota(g)) {
           g = nextGroup(g);
           t = 0;
           continue;
@@ -110,7 +132,7 @@ export function priorityGroups(options: PriorityGroupsOptions = {}): LocalPolicy
         out[m] = b[used[g]++];
         t++;
         // The turn ends when the quota is met or the group has nobody else waiting.
-        if (t >= quota(g) || used[g] >= b.length) {
+        if (t >= quota(g) || used[g] >= filled[g]) {
           afterGroup[m] = nextGroup(g);
           afterTaken[m] = 0;
         } else {
@@ -139,7 +161,8 @@ export function priorityGroupsPerIteration(options: { groups?: number; perPriori
   const P = checkInteger("groups", options.groups ?? 10, { min: 1 });
   const k = checkInteger("perPriority", options.perPriority ?? 10, { min: 1 });
   const maxScan = checkInteger("maxScan", options.maxScan ?? 256, { min: 1 });
-  const buckets: RequestRecord[][] = Array.from({ length: P }, () => []);
+  const buckets: RequestRecord[][] = Array.from({ length: P }, () => []); // [0 … filled[g]), as in priorityGroups
+  const filled = new Int32Array(P);
   let start = P - 1; // rpc:164: the pointer starts at the highest group
   return {
     name: "priorityReleased",
@@ -148,21 +171,25 @@ export function priorityGroupsPerIteration(options: { groups?: number; perPriori
     pointer: () => start,
     order(waiting, context) {
       const n = waiting.length < maxScan ? waiting.length : maxScan;
-      for (let g = 0; g < P; g++) buckets[g].length = 0;
+      filled.fill(0);
       for (let i = 0; i < n; i++) {
         const r = waiting[i];
-        buckets[priorityGroup(context.cachedTokens(r), r.request.promptTokens, P)].push(r);
+        const g = priorityGroup(context.cachedTokens(r), r.request.promptTokens, P);
+        const b = buckets[g];
+        const at = filled[g]++;
+        if (at < b.length) b[at] = r;
+        else b.push(r);
       }
       // get_schedule_group (rpc:790–801): from the pointer down to the first non-empty group; the pointer then
       // moves one below the group served.
       let g = start;
-      for (let tried = 0; buckets[g].length === 0; tried++) {
+      for (let tried = 0; filled[g] === 0; tried++) {
         if (tried >= P) return [];
         g = g === 0 ? P - 1 : g - 1;
       }
       start = g === 0 ? P - 1 : g - 1;
-      const b = buckets[g];
-      return b.length <= (g + 1) * k ? b.slice() : b.slice(0, (g + 1) * k);
+      const take = filled[g] <= (g + 1) * k ? filled[g] : (g + 1) * k;
+      return buckets[g].slice(0, take);
     },
   };
 }
