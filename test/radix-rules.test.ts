@@ -117,6 +117,19 @@ describe("a node's children: a scanned list, then a hash table (hundreds of chil
 });
 
 describe("extend, counts and options", () => {
+  it("a tree that never evicts keeps no LRU order: touch and insert leave the creation times", () => {
+    const tree = new RadixTree({ evictable: false });
+    const a = tree.insert([seg(1, 10), seg(2, 5)], 2, 3);
+    tree.insert([seg(1, 10), seg(2, 5)], 2, 7);
+    tree.touch(a, 9);
+    expect(a.lastAccess).toBe(3);
+    expect((a.parent as RadixNode).lastAccess).toBe(3);
+    const lru = new RadixTree();
+    const b = lru.insert([seg(1, 10), seg(2, 5)], 2, 3);
+    lru.touch(b, 9);
+    expect([b.lastAccess, (b.parent as RadixNode).lastAccess]).toEqual([9, 9]);
+  });
+
   it("extend restores a partially evicted parent and counts what it restored", () => {
     const tree = new RadixTree();
     const a = tree.insert([seg(1, 10)], 1, 0);
