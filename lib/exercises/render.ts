@@ -3,6 +3,7 @@
 // Notebook 6's markdown does not close **bold** before a full-width 。, and a reference answer must fold (<details>).
 import { escapeHtml } from "../view/table";
 import { badgeHtml as wordBadge } from "../view/badge";
+import { foldedHtml } from "../view/fold";
 import type { CheckResult } from "./evaluate";
 import { exerciseLabel, type Exercise } from "./registry";
 
@@ -47,14 +48,9 @@ export function badgeText(r: CheckResult): string {
   return `练习 ${r.label} ${WORDS[r.status]}（${r.points} / ${r.maxPoints} 分）— ${r.message}`;
 }
 
-const FOLD_STYLE = "border:1px solid #d0d7de;border-radius:6px;padding:4px 10px;margin:6px 0;background:#f6f8fa";
-
 /** A folded reference answer: closed until the reader opens it, in the notebook and in the instructor handout. */
 export function revealHtml(e: Exercise): string {
-  return (
-    `<details class="l11-reveal" style="${FOLD_STYLE}"><summary><b>练习 ${escapeHtml(exerciseLabel(e.id))} 参考答案</b>（点开查看）</summary>` +
-    `${explanationHtml(e.explanation())}</details>`
-  );
+  return foldedHtml({ kind: "l11-reveal", titleHtml: `练习 ${escapeHtml(exerciseLabel(e.id))} 参考答案`, hint: "（点开查看）", bodyHtml: explanationHtml(e.explanation()) });
 }
 
 /** The rubric a part is graded by hand with: its own (a part answered in words) or its written half's ("为什么"). */
@@ -67,10 +63,7 @@ export function rubricOf(e: Exercise): { label: string; points: number; items: A
 export function rubricHtml(e: Exercise): string {
   const r = rubricOf(e);
   const items = r.items.map((x) => `<li>（${x.points} 分）${escapeHtml(x.text)}</li>`).join("");
-  return (
-    `<details class="l11-rubric" style="${FOLD_STYLE}"><summary><b>练习 ${escapeHtml(r.label)} 评分标准</b>（共 ${r.points} 分，点开查看）</summary>` +
-    `<ul>${items}</ul></details>`
-  );
+  return foldedHtml({ kind: "l11-rubric", titleHtml: `练习 ${escapeHtml(r.label)} 评分标准`, hint: `（共 ${r.points} 分，点开查看）`, bodyHtml: `<ul>${items}</ul>` });
 }
 
 export interface ProgressRow {

@@ -67,11 +67,28 @@ export function loadPageCode(notebook: string, edits: readonly Edit[] = []): Rec
     if (count !== 1) throw new Error(`edit: "${e.from}" occurs ${count} times in ${notebook}'s algorithm cells (need exactly once)`);
     source = source.replace(e.from, e.to);
   }
-  source = source.replace(/^\s*import\s+[^;]*from\s+["']\.\/lib\/index["'];?\s*$/gm, "");
+  return evaluateSource(source);
+}
+
+/** Runs one code cell of a notebook (by its cell id) as the reader's kernel would, with lib/index's exports in scope
+ * and `scope` in place of some of them (e.g. a runDemo that returns a stored table, a plot that only records), and
+ * returns the top-level names it declares. */
+export function runPageCell(notebook: string, cellId: string, scope: Record<string, unknown> = {}): Record<string, any> {
+  const nb = JSON.parse(fs.readFileSync(path.join(NOTEBOOKS, notebook), "utf8")) as { cells: Array<NotebookCell & { id?: string }> };
+  const cell = nb.cells.find((c) => c.id === cellId && c.cell_type === "code");
+  if (!cell) throw new Error(`${notebook} has no code cell with id ${cellId}`);
+  return evaluateSource(textOf(cell.source), scope);
+}
+
+/** `source` (TypeScript, a cell or several) evaluated with lib/index's exports and `scope` in scope; an import of
+ * "./lib/index" is dropped: the library is already in scope. Returns every top-level name it declares. */
+function evaluateSource(typescript: string, scope: Record<string, unknown> = {}): Record<string, any> {
+  const source = typescript.replace(/^\s*import\s+[^;]*from\s+["']\.\/lib\/index["'];?\s*$/gm, "");
   const names = declaredNames(source);
   const js = ts.transpileModule(source, { compilerOptions: { target: ts.ScriptTarget.ES2020, module: ts.ModuleKind.None, strict: false } }).outputText;
-  const libNames = Object.keys(lib).filter((k) => /^[A-Za-z_$][\w$]*$/.test(k) && !names.includes(k));
-  const body = `"use strict";\nconst { ${libNames.join(", ")} } = lib;\n${js}\nreturn { ${names.join(", ")} };`;
+  const inScope: Record<string, unknown> = { ...lib, ...scope };
+  const scopeNames = Object.keys(inScope).filter((k) => /^[A-Za-z_$][\w$]*$/.test(k) && !names.includes(k));
+  const body = `"use strict";\nconst { ${scopeNames.join(", ")} } = lib;\n${js}\nreturn { ${names.join(", ")} };`;
   // eslint-disable-next-line @typescript-eslint/no-implied-eval
-  return new Function("lib", body)(lib) as Record<string, any>;
+  return new Function("lib", body)(inScope) as Record<string, any>;
 }
