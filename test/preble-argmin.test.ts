@@ -137,4 +137,27 @@ describe("demo 03.12", () => {
     }
     expect(t.claims?.find((c) => c.id === "chosen-is-argmin")?.verdict).toBe("holds");
   });
+
+  it("its chart as notebook 03 §3.3 draws it: the legend names each GPU, L, M + P and the chosen GPU; the dotted M + P lines lie over the crosses", async () => {
+    const { facetLines, figureProblems, lectureReading, partOf, readableFigure } = await import("../lib/view");
+    const c = partOf(lectureReading(runDemo("03.12", { requestCount: 200, decisions: 10 })), "argminCandidates");
+    // the options of notebook 03's cell (code 03, demo 12)
+    const f = facetLines(c, { facet: "reading", x: "explore", y: "Lgap", dashed: "MPgap", dashedName: "M + P", group: "gpu", legendTitle: "GPU（实线 L，点线 M + P）", markWhen: "chosen", columns: 1, height: 420, title: "每块 GPU 比最低的那块多出的 L 与 M + P（叉号 = 被选中的 GPU）", xTitle: "探索决定序号（热身之后）", yTitle: "比最低的多（秒）" });
+    // before: "0", "0 · M + P" … "3 · M + P", "选中" (nine entries, the last scrolled out of a 420 px chart)
+    expect(f.data.filter((d) => d.showlegend === true).map((d) => d.name)).toEqual(["GPU 0", "GPU 1", "GPU 2", "GPU 3", "L（窗口负载）", "M + P（淘汰代价 + 本请求的 prefill）", "被选中的 GPU（L + M + P 最小）"]);
+    const dash = (d: Record<string, unknown>) => (d.line as { dash?: string } | undefined)?.dash;
+    const drawn = f.data.map((d, i) => ({ d, i })).filter(({ d }) => Array.isArray(d.x) && d.x.some((v) => v !== null));
+    const cross = drawn.filter(({ d }) => d.mode === "markers");
+    const dotted = drawn.filter(({ d }) => dash(d) === "dot");
+    expect(cross.length).toBe(1);
+    expect(dotted.map(({ d }) => d.name)).toEqual(["GPU 0 · M + P", "GPU 1 · M + P", "GPU 2 · M + P", "GPU 3 · M + P"]);
+    // before: each GPU's dotted line came right after its solid one, under the next GPU's line and under every cross
+    expect(dotted.every(({ i }) => i > cross[0].i)).toBe(true);
+    expect(drawn.filter(({ d }) => d.mode === "lines+markers").every(({ i }) => i < cross[0].i)).toBe(true);
+    expect(dotted.every(({ d }) => Number((d.line as { width?: number }).width) >= 2.5)).toBe(true);
+    const layout = f.layout as Record<string, { title?: unknown }>;
+    expect(layout.xaxis.title).toBe("探索决定序号（热身之后）");
+    expect(layout.yaxis.title).toMatch(/（秒）$/);
+    expect(figureProblems(readableFigure(f))).toEqual([]);
+  });
 });

@@ -56,7 +56,8 @@ describe("04.1 the locate–solve case", () => {
   it("the heatmap data: the train matrix and the four paths with step numbers", () => {
     const h = caseStudyPaths(t);
     expect(h.z.length).toBe(5);
-    expect(h.paths.map((p) => p.name)).toEqual(["贪心，从 C+C 出发", "LLMSelector，从 C+C 出发", "贪心，从 E+C 出发", "LLMSelector，从 E+C 出发"]);
+    // each path says where it starts and where it stops
+    expect(h.paths.map((p) => p.name)).toEqual(["贪心，从 C+C 出发，停在 C+C", "LLMSelector，从 C+C 出发，停在 A+B", "贪心，从 E+C 出发，停在 C+C", "LLMSelector，从 E+C 出发，停在 A+B"]);
     // LLMSelector from C+C: C+C (0) → A+C (1) → A+B (2–4)
     expect(h.paths[1].points.map((p) => p.label)).toEqual(["0", "1", "2–4"]);
     expect(h.title).toMatch(/搜索路径/);
@@ -257,8 +258,39 @@ describe("the charts notebook 04 draws", () => {
       expect(y[0] - e.arrayminus[0]).toBeCloseTo(Number(row?.gainLow), 9);
     }
     const h = heatmap(caseStudyPaths(runDemo("04.1", { sweepSeeds: 0 })));
-    expect(h.data.length).toBe(5); // the cells and four paths
-    expect(h.data[2].text).toEqual(["0", "1", "2–4"]);
+    expect(h.data.length).toBe(9); // the cells, four paths' lines, then their markers
+    expect(h.data[6].text).toEqual(["0", "1", "2–4"]);
     expect(lines(t, { x: "system", y: "testAcc", group: "method", mode: "markers" }).data[0].mode).toBe("markers");
+  });
+
+  it("the heatmap's path markers are legible and named: drawn over every line, filled in their path's colour, one legend entry each, none on another or on a cell's value", async () => {
+    const { heatmap, figureProblems, readableFigure } = await import("../lib/view");
+    const h = heatmap(caseStudyPaths(runDemo("04.1", { sweepSeeds: 0 })));
+    const paths = h.data.slice(1);
+    const markers = paths.filter((d) => String(d.mode).includes("markers"));
+    // before: one "lines+markers+text" trace a path, white markers told apart only by a thin outline, a later path's
+    // line drawn over an earlier path's markers
+    expect(paths.map((d) => d.mode)).toEqual(["lines", "lines", "lines", "lines", "markers+text", "markers+text", "markers+text", "markers+text"]);
+    expect(paths.filter((d) => d.mode === "lines").every((d) => d.showlegend === false)).toBe(true);
+    expect(markers.map((d) => d.name)).toEqual(["贪心，从 C+C 出发，停在 C+C", "LLMSelector，从 C+C 出发，停在 A+B", "贪心，从 E+C 出发，停在 C+C", "LLMSelector，从 E+C 出发，停在 A+B"]);
+    const look = (d: Record<string, unknown>) => d.marker as { color: string; symbol: string; size: number };
+    // filled in the path's colour (the colour says the method, the symbol the start): four different looks
+    expect(markers.every((d) => look(d).color !== "#ffffff" && look(d).size >= 22)).toBe(true);
+    expect(new Set(markers.map((d) => `${look(d).color} ${look(d).symbol}`)).size).toBe(4);
+    expect(markers.map((d) => look(d).color)).toEqual(paths.slice(0, 4).map((d) => (d.line as { color: string }).color));
+    // the legend's title says what the numbers on the markers are
+    expect(String((h.layout?.legend as { title?: { text?: string } }).title?.text)).toMatch(/第几轮.*出发点/);
+    // in cell units (a cell is about 115 × 70 px, a marker 25 px): two markers in one cell are at least 0.3 of a cell
+    // apart across or 0.4 down, and none sits on the value written at the cell's centre
+    const spots = markers.flatMap((d) => (d.x as number[]).map((x, k) => ({ x, y: (d.y as number[])[k] })));
+    const cellOf = (v: number) => Math.round(v);
+    for (const a of spots) {
+      expect(Math.abs(a.x - cellOf(a.x)) >= 0.2 || Math.abs(a.y - cellOf(a.y)) >= 0.2).toBe(true);
+      for (const b of spots) {
+        if (a === b || cellOf(a.x) !== cellOf(b.x) || cellOf(a.y) !== cellOf(b.y)) continue;
+        expect(Math.abs(a.x - b.x) >= 0.3 || Math.abs(a.y - b.y) >= 0.4).toBe(true);
+      }
+    }
+    expect(figureProblems(readableFigure(h))).toEqual([]);
   });
 });

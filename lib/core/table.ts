@@ -27,6 +27,9 @@ export interface Column {
   /** unit shown in the header, e.g. "s", "req/s", "× service time" */
   unit?: string;
   format?: Format;
+  /** what a chart's legend calls a series drawn from this column, when the header alone does not say what it is
+   * (e.g. "M + P（淘汰代价 + 本请求的 prefill）" for "M + P 比最低的多"); charts only, the table shows the header */
+  legend?: string;
 }
 
 export type Cell = string | number | boolean | null | undefined;

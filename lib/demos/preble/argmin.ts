@@ -218,6 +218,7 @@ export const argminDemo = defineDemo<ArgminParams>({
     ];
     return {
       title: `E2 探索时每块候选 GPU 的负载代价：${displayName(workload)}，${rate} 请求/秒，${replicas} 个副本`,
+      // legend: what the charts of §3.3 and the appendix call each term (the lecture's L / M / P with their meaning)
       columns: [
         { key: "part", label: "部分", format: "name" },
         { key: "reading", label: "读法", format: "name" },
@@ -234,14 +235,14 @@ export const argminDemo = defineDemo<ArgminParams>({
         { key: "decision", label: "决定序号（全部决定中）", format: "int" },
         { key: "time", label: "时刻", unit: "秒", format: "fixed1" },
         { key: "gpu", label: "GPU", format: "int" },
-        { key: "L", label: "L（窗口负载）", unit: "秒", format: "sig3" },
-        { key: "M", label: "M（淘汰代价）", unit: "秒", format: "sig3" },
-        { key: "P", label: "P（本请求的 prefill）", unit: "秒", format: "sig3" },
+        { key: "L", label: "L（窗口负载）", unit: "秒", format: "sig3", legend: "L（窗口负载）" },
+        { key: "M", label: "M（淘汰代价）", unit: "秒", format: "sig3", legend: "M（淘汰代价）" },
+        { key: "P", label: "P（本请求的 prefill）", unit: "秒", format: "sig3", legend: "P（本请求的 prefill）" },
         { key: "MP", label: "M + P", unit: "秒", format: "sig3" },
         { key: "total", label: "L + M + P", unit: "秒", format: "sig3" },
-        { key: "Lgap", label: "L 比最低的多", unit: "秒", format: "sig3" },
-        { key: "MPgap", label: "M + P 比最低的多", unit: "秒", format: "sig3" },
-        { key: "chosen", label: "选中" },
+        { key: "Lgap", label: "L 比最低的多", unit: "秒", format: "sig3", legend: "L（窗口负载）" },
+        { key: "MPgap", label: "M + P 比最低的多", unit: "秒", format: "sig3", legend: "M + P（淘汰代价 + 本请求的 prefill）" },
+        { key: "chosen", label: "选中", legend: "被选中的 GPU（L + M + P 最小）" },
       ],
       rows,
       notes,

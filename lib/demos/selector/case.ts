@@ -222,18 +222,22 @@ export const llmSelectorCase = defineDemo({
 /** The heatmap of 04.1's training accuracies with the search paths drawn over it, step numbers at each allocation:
  * plain data for view's heatmap(); read from the table runDemo("04.1") returned. */
 export function caseStudyPaths(t: Table): {
-  z: number[][]; x: string[]; y: string[]; title: string; xTitle: string; yTitle: string; zTitle: string; zmin: number; zmax: number; reverseY: boolean;
-  paths: Array<{ name: string; points: Array<{ x: number; y: number; label: string }>; offset: number; color: string }>;
+  z: number[][]; x: string[]; y: string[]; title: string; xTitle: string; yTitle: string; zTitle: string; zmin: number; zmax: number; reverseY: boolean; legendTitle: string;
+  paths: Array<{ name: string; points: Array<{ x: number; y: number; label: string }>; offset: { x: number; y: number }; color: string; symbol: string; dash: string }>;
 } {
   const ex = t.rows.find((r) => r.method === "exhaustive" && typeof r.matrix === "string");
   if (!ex) throw new Error("caseStudyPaths: 需要 runDemo(\"04.1\") 的结果");
   const z = JSON.parse(String(ex.matrix)) as number[][];
   const names = String(ex.names).split(",");
-  const picks: Array<[string, string, string, number]> = [
-    ["greedy", "C+C", "#ff7f0e", -0.3],
-    ["llmSelector", "C+C", "#e377c2", 0.17],
-    ["greedy", "E+C", "#ffbb78", -0.17],
-    ["llmSelector", "E+C", "#d62728", 0.3],
+  // The colour says the method (greedy orange, LLMSelector pink), the marker and the line the start (C+C circles on a
+  // solid line, E+C squares on a dashed one). Each path has its own spot in a cell — C+C starts above the value
+  // written at the centre, E+C starts below it, each method on its own side — so that no two markers and no two lines
+  // cover each other or the value (the diagonal offsets before put 0–2 and 1–3 on top of each other in C+C's cell).
+  const picks: Array<[string, string, string, { x: number; y: number }]> = [
+    ["greedy", "C+C", "#ff7f0e", { x: -0.36, y: -0.25 }],
+    ["llmSelector", "C+C", "#e377c2", { x: 0.2, y: -0.25 }],
+    ["greedy", "E+C", "#ff7f0e", { x: -0.2, y: 0.25 }],
+    ["llmSelector", "E+C", "#e377c2", { x: 0.36, y: 0.25 }],
   ];
   const paths = picks.flatMap(([method, start, color, offset]) => {
     const r = t.rows.find((x) => x.method === method && x.start === start && typeof x.pathIndices === "string" && (method !== "llmSelector" || x.q === t.params?.q));
@@ -248,7 +252,9 @@ export function caseStudyPaths(t: Table): {
         last.label = `${first}–${i}`;
       } else points.push({ x: col, y: row, label: String(i) });
     });
-    return [{ name: `${method === "greedy" ? "贪心" : "LLMSelector"}，从 ${start} 出发`, points, offset, color }];
+    const end = points[points.length - 1];
+    const fromCC = start === "C+C";
+    return [{ name: `${method === "greedy" ? "贪心" : "LLMSelector"}，从 ${start} 出发，停在 ${names[end.y]}+${names[end.x]}`, points, offset, color, symbol: fromCC ? "circle" : "square", dash: fromCC ? "solid" : "dash" }];
   });
   return {
     z,
@@ -258,6 +264,7 @@ export function caseStudyPaths(t: Table): {
     xTitle: "求解模块用的模型",
     yTitle: "定位模块用的模型",
     zTitle: "训练准确率（答对比例）",
+    legendTitle: "搜索路径（点上的数字 = 第几轮：0 是出发点，“2–4” = 第 2 到 4 轮都在这一格）",
     zmin: 0,
     zmax: 1,
     reverseY: true,
