@@ -5,11 +5,11 @@ import type { Figure } from "./figure/figure";
 import { seriesLook } from "./figure/palette";
 import { pointLabelTraces } from "./figure/point-labels";
 import { levelMarks } from "./figure/marks";
-import { column, errorBars, groups, label, logAxis, selected, type ChartOptions } from "./chart-table";
+import { column, errorBars, groups, label, logAxis, selected, type ChartOptions } from "./figure/chart-table";
 export { withHorizontalLine } from "./figure/marks";
-export { logAxis } from "./chart-table";
-export type { ChartOptions } from "./chart-table";
-export { facetLines } from "./facet-lines";
+export { logAxis } from "./figure/chart-table";
+export type { ChartOptions } from "./figure/chart-table";
+export { facetLines } from "./figure/facet-lines";
 
 /** A linear axis of a percent column writes its ticks as percentages, as the table does. */
 function percentTicks(table: Table, key: string, log: boolean | undefined): { tickformat?: string } {

@@ -3,10 +3,10 @@
 // the legend is factored — a colour a group ("GPU 0"), a grey key entry a line style, named by the columns' legend
 // names — and the dotted lines are drawn last: under the marked crosses and the next group's line they vanished
 // (03.12's M + P lies along 0, where the chosen GPU's L and its cross are).
-import type { Table } from "../core/table";
-import { headerText } from "./table";
-import type { Figure } from "./figure/figure";
-import { seriesLook } from "./figure/palette";
+import type { Table } from "../../core/table";
+import { headerText } from "../table";
+import type { Figure } from "./figure";
+import { seriesLook } from "./palette";
 import { column, errorBars, groups, label, logAxis, type ChartOptions } from "./chart-table";
 
 export type FacetLinesOptions = ChartOptions & { facet: string; columns?: number; markWhen?: string; markName?: string; height?: number; legendTitle?: string; dashedName?: string };

@@ -2,9 +2,9 @@
 // series, the rows a chart asked for, error bars and log axes. Kept apart from the builders (charts.ts,
 // facet-lines.ts) so that both share them without these helpers becoming notebook globals (lib/view/index exports
 // charts.ts whole).
-import type { Cell, Column, Table } from "../core/table";
-import { rowsWhere } from "../core/table";
-import { displayName } from "../core/glossary";
+import type { Cell, Column, Table } from "../../core/table";
+import { rowsWhere } from "../../core/table";
+import { displayName } from "../../core/glossary";
 
 export function column(table: Table, key: string): Column {
   const c = table.columns.find((col) => col.key === key);
