@@ -11,6 +11,7 @@ import { cannotJudge, Claim, f, needParam, needRows, pct, seedsAgreeing, spread 
 import { checkWorkloadRates, COLUMNS, OVERLOAD_NOTE, READING_LABEL, REPLICAS_DOC, requestsFor, SEED_DOC, seedsOf, WARMUP_NOTE } from "./common";
 import { presentColumns } from "./common";
 import { defineDemo } from "../registry";
+import { changeWords, insideBand, overloadedSeedsWords, speedChange, withinBand } from "./effect-band";
 
 export const COST_RATES: Readonly<Record<string, number>> = { longDocQA: 1, videoQA: 4, toolCalling: 32, programming: 8, agent: 40 };
 export const PAIRING_RATES: Readonly<Record<string, number>> = { toolCalling: 48, longDocQA: 1, videoQA: 8 };
@@ -61,15 +62,20 @@ function perReading<T>(p: CostParams, judge: (reading: Reading) => T): Array<T &
 
 const costRows = (t: Table, reading: Reading) => needRows(t, { part: READING_PARTS[reading].costs });
 
-/** Pairing on (under `reading`'s rule) vs off for one workload: P99 and TPOT per seed and their means. */
+/** Pairing on (under `reading`'s rule) vs off for one workload: P99 and TPOT per seed and their means, and which
+ * seeds overloaded on either side. */
 function pairingEffect(t: Table, p: CostParams, workload: string, reading: Reading) {
   needParam(p.pairingRates[workload] !== undefined, `需要 pairingRates 里有 ${workload}`);
   const on = needRows(t, { part: READING_PARTS[reading].pairing, workload, pairing: true })[0];
   const off = needRows(t, { part: "pairing", workload, pairing: false })[0];
   const n = p.pairingSeeds;
-  return { on, off, p99On: perSeed(on, "p99", n), p99Off: perSeed(off, "p99", n), tpotOn: perSeed(on, "tpot", n), tpotOff: perSeed(off, "tpot", n), n, overloaded: on.overloaded === true || off.overloaded === true };
+  const overloaded = (r: Row) => Array.from({ length: n }, (_, k) => r[`overloadedSeed${k}`] === true);
+  const overloadWords = (short = false) => overloadedSeedsWords(seedsOf(p.seed, n), overloaded(off), overloaded(on), ["搭配关", "搭配开"], short);
+  return { on, off, p99On: perSeed(on, "p99", n), p99Off: perSeed(off, "p99", n), tpotOn: perSeed(on, "tpot", n), tpotOff: perSeed(off, "tpot", n), n, overloadWords };
 }
 
+/** "Pairing makes `workload`'s P99 worse" (`worse`) or better, judged on the seed-mean P99 with the effect band
+ * (./effect-band.ts): a change inside ±10% is neither, and the claim is unjudged, saying so; overloaded seeds named. */
 function pairingClaim(id: string, workload: string, worse: boolean, says: string, lecture: string): Claim<CostParams> {
   return {
     id,
@@ -81,13 +87,18 @@ function pairingClaim(id: string, workload: string, worse: boolean, says: string
         const e = pairingEffect(t, p, workload, reading);
         const a = num(e.off.p99Latency);
         const b = num(e.on.p99Latency);
+        const change = speedChange(a, b);
+        const holds = worse ? change < 0 : change > 0;
+        const over = e.overloadWords() ? `；${e.overloadWords()}` : "";
         const diffs = e.p99On.map((x, k) => x - e.p99Off[k]);
         return {
-          holds: worse ? b > a : b < a,
-          why: `${displayName(workload)}上搭配打开后 P99 ${f(a)} → ${f(b)} 秒，${b > a ? "变差" : "变好"}了${reading === "released" ? "（开源代码的规则：命中率 ≥ 0.7 的 GPU 先收下探索请求，不看负载）" : ""}`,
-          ours: `P99 ${f(a)} → ${f(b)} 秒（${e.n} 个种子的均值），搭配了 ${f(num(e.on.paired), 0)} 个请求`,
-          seeds: seedsAgreeing(diffs, (d) => (worse ? d > 0 : d < 0)),
-          remark: e.overloaded ? "有种子判为过载，P99 随模拟时长变化" : undefined,
+          holds,
+          unjudged: withinBand(change) ? `${insideBand(`P99 ${changeWords(change)}`)}${over}` : undefined,
+          why: `P99 ${changeWords(change)}，${change < 0 ? "变差" : "变好"}了${reading === "released" ? "（开源代码的规则：命中率 ≥ 0.7 的 GPU 先收下探索请求，不看负载）" : ""}${over}`,
+          ours: `P99 ${f(a)} → ${f(b)} 秒，搭配了 ${f(num(e.on.paired), 0)} 个请求`,
+          // seeds agreeing with a verdict: none inside the band, where there is no verdict
+          seeds: withinBand(change) ? undefined : seedsAgreeing(diffs, (d) => (worse ? d > 0 : d < 0)),
+          remark: holds && !withinBand(change) ? e.overloadWords(true) || undefined : undefined,
         };
       }),
   };
@@ -275,6 +286,7 @@ export const costTermsDemo = defineDemo<CostParams>({
           overloaded ||= res.metrics.overloaded;
           row[`p99Seed${k}`] = res.metrics.p99Latency;
           row[`tpotSeed${k}`] = res.metrics.meanTPOT * 1000;
+          row[`overloadedSeed${k}`] = res.metrics.overloaded;
         });
         Object.assign(row, { paired, meanLatency: mean, p99Latency: p99, meanTPOT: tpot, overloaded, p99PerSeed: seeds.map((_, k) => f(num(row[`p99Seed${k}`]))).join(" / ") });
         rows.push(row);

@@ -12,6 +12,7 @@ import { Claim, f, need, needParam, needRows, pct, times } from "../claims";
 import { COLUMNS, OVERLOAD_NOTE, REPLICAS_DOC, SEED_DOC, WARMUP_NOTE } from "./common";
 import { presentColumns } from "./common";
 import { defineDemo } from "../registry";
+import { EFFECT_BAND } from "./effect-band";
 import type { LocalPolicy } from "../../cluster/local/policy";
 
 const num = (x: unknown): number => x as number;
@@ -107,12 +108,21 @@ const CLAIMS: Claim<LocalParams>[] = [
   {
     id: "mainly-mean",
     applies: (p) => p.parts.includes("policies"),
-    says: "优先级组主要改善平均延迟，P99 几乎不变（P99 的改善不到 20%）",
+    // the lecture's "mainly the mean" against the paper's "P99, not the mean": the mean's speed-up over FCFS beats the
+    // P99's by the effect band (./effect-band.ts) or more; the low-hit requests' P99 is low-hit-not-starved's
+    says: `优先级组主要改善平均延迟：比 FCFS 快的倍数，平均比 P99 大 ${pct(EFFECT_BAND)} 以上`,
     lecture: "本地优先级组主要改善平均延迟",
     judge: (t, p) =>
       perRotation(p, ["fcfs"], (r) => {
-        const { fc, pr, meanGain, p99Gain } = gainsOverFcfs(t, r.id);
-        return { holds: p99Gain < 1.2, ours: `平均快 ${times(meanGain)}，P99 ${f(num(fc.p99Latency))} → ${f(num(pr.p99Latency))} 秒（快 ${times(p99Gain)}）`, why: `P99 也快了 ${times(p99Gain)}，和平均的 ${times(meanGain)} 差不多：优先级组同样改善了尾延迟，这里看不出"主要改善平均"` };
+        const { meanGain, p99Gain } = gainsOverFcfs(t, r.id);
+        const edge = meanGain / p99Gain;
+        const why =
+          meanGain < 1 + EFFECT_BAND
+            ? `平均只快 ${times(meanGain)}，不到 ${times(1 + EFFECT_BAND, 1)}`
+            : edge < 1
+              ? `P99 快 ${times(p99Gain)}，比平均的 ${times(meanGain)} 还多：收益更多在尾延迟上`
+              : `平均快的倍数只比 P99 的大 ${pct(edge - 1, 1)}：两者改善得差不多`;
+        return { holds: meanGain >= 1 + EFFECT_BAND && edge >= 1 + EFFECT_BAND, ours: `平均快 ${times(meanGain)}，P99 快 ${times(p99Gain)}`, why };
       }),
   },
   {
