@@ -78,6 +78,13 @@ describe("claims at default parameters", { timeout: 120_000 }, () => {
         if (c.verdict === "unjudged") expect(c.why, `${d.id}/${c.id} cannot be judged at defaults: ${c.reason}`).toMatch(/触发了 0 次|一次也没|只有一个种子，这一步的变化又都不到|以内：不算变好或变差/);
         expect(CJK.test(c.says), `${d.id}/${c.id}: the claim is not in Chinese`).toBe(true);
         expectReasons(d.id, c);
+        // "n 个种子中 k 个成立" counts the seeds where the whole claim holds: a verdict on the means that no seed
+        // shares would mean the seed-by-seed test checks less (or other) than the claim
+        for (const v of [c, ...(c.readings ?? [])]) {
+          if (!v.seeds) continue;
+          if (v.verdict === "holds") expect(v.seeds.agree, `${d.id}/${c.id}: holds on the means, on no seed`).toBeGreaterThan(0);
+          if (v.verdict === "fails") expect(v.seeds.agree, `${d.id}/${c.id}: fails on the means, holds on every seed`).toBeLessThan(v.seeds.total);
+        }
       }
       expect(new Set((t.claims ?? []).map((c) => c.id)).size).toBe(t.claims?.length);
       // plain data, so the notebooks' result cache can keep it (a function format, say, could not be cloned)
@@ -206,7 +213,7 @@ describe("judge helpers", () => {
     expect(spacedText("在Mooncake 对话 trace上")).toBe("在 Mooncake 对话 trace 上");
     expect(spacedText("最好的Dynamo KV 路由器 46.0 秒")).toBe("最好的 Dynamo KV 路由器 46.0 秒");
     expect(spacedText("第1轮：E2（开源）")).toBe("第 1 轮：E2（开源）");
-    const same = "负载 0.7：轮转 83.8 秒，最少负载 49.3 秒（1.70×）；3 个种子中 3 个一致";
+    const same = "负载 0.7：轮转 83.8 秒，最少负载 49.3 秒（1.70×）；3 个种子中 3 个成立";
     expect(spacedText(same)).toBe(same);
     const c = evaluateClaim({ id: "s", says: "你的路由器在Mooncake 对话 trace上更快", judge: () => ({ holds: false, ours: "最快的是SGLang 路由器", why: "比SGLang慢" }) }, t, {});
     expect([c.says, c.ours, c.why]).toEqual(["你的路由器在 Mooncake 对话 trace 上更快", "最快的是 SGLang 路由器", "比 SGLang 慢"]);

@@ -68,7 +68,7 @@ export interface ClaimResult {
   why?: string;
   /** a narrower statement of ours beside the lecture's claims (not the lecture's conclusion) */
   ourStatement?: boolean;
-  /** how many seeds agree, where the claim rests on a ranking or a ratio over seeds */
+  /** on how many seeds the claim holds (seed by seed), where it rests on a ranking or a ratio over seeds */
   seeds?: { agree: number; total: number };
   /** where the lecture's reading and the released code differ: the verdict under each (the first is the default) */
   readings?: Array<{ reading: string; verdict: Verdict; ours: string; reason?: string; why?: string; seeds?: { agree: number; total: number } }>;

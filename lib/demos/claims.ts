@@ -16,7 +16,8 @@ export interface Judgement {
   ours: string;
   /** a remark shown after the figures (e.g. what the numbers mean) */
   remark?: string;
-  /** for a claim judged over seeds: how many seeds agree with the verdict on the mean */
+  /** for a claim judged over seeds: on how many of them the claim holds, seed by seed ("3 个种子中 1 个成立" under a
+   * verdict on the mean that does not hold: the one seed where it held is the exception) */
   seeds?: { agree: number; total: number };
   /** when it does not hold: why, in one or two Chinese sentences computed from the run (the figure that explains it;
    * where our simulator differs from the lecture's companion code, in what, and the demo that shows it). Ignored
@@ -181,7 +182,7 @@ export function spread(values: readonly number[], digits = 2): { mean: number; m
   return { mean, min, max, text };
 }
 
-/** How many per-seed values satisfy `test` (for Judgement.seeds). */
+/** How many per-seed values satisfy `test`, the claim's own test seed by seed (for Judgement.seeds). */
 export function seedsAgreeing<T>(perSeed: readonly T[], test: (x: T) => boolean): { agree: number; total: number } {
   return { agree: perSeed.filter(test).length, total: perSeed.length };
 }

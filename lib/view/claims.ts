@@ -23,7 +23,7 @@ export function verdictBadge(v: Verdict): string {
 }
 
 function seedsText(s: ClaimResult["seeds"]): string {
-  return s ? `；${s.total} 个种子中 ${s.agree} 个一致` : "";
+  return s ? `；${s.total} 个种子中 ${s.agree} 个成立` : "";
 }
 
 /** Our figures ("这里：…" with the seeds that agree); none when the claim could not be judged at all ("—"). The reason

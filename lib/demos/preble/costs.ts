@@ -96,7 +96,7 @@ function pairingClaim(id: string, workload: string, worse: boolean, says: string
           unjudged: withinBand(change) ? `${insideBand(`P99 ${changeWords(change)}`)}${over}` : undefined,
           why: `P99 ${changeWords(change)}，${change < 0 ? "变差" : "变好"}了${reading === "released" ? "（开源代码的规则：命中率 ≥ 0.7 的 GPU 先收下探索请求，不看负载）" : ""}${over}`,
           ours: `P99 ${f(a)} → ${f(b)} 秒，搭配了 ${f(num(e.on.paired), 0)} 个请求`,
-          // seeds agreeing with a verdict: none inside the band, where there is no verdict
+          // the seeds where the claim holds: none counted inside the band, where there is no verdict
           seeds: withinBand(change) ? undefined : seedsAgreeing(diffs, (d) => (worse ? d > 0 : d < 0)),
           remark: holds && !withinBand(change) ? e.overloadWords(true) || undefined : undefined,
         };

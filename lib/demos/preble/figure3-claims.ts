@@ -1,6 +1,6 @@
 // 03.1's claims (Preble's Figure 3 on paper). The four on Figure 3's ratio (baselines ÷ Preble) are judged on the seed
 // means, and where those rows ran several seeds (parameter ratioSeeds) also on each seed's own view of the table:
-// the verdict is the means', `seeds` says how many seeds' views agree. The four that set a one-seed configuration
+// the verdict is the means', `seeds` says on how many seeds' views the claim holds. The four that set a one-seed configuration
 // (cache-aware + guard, E2 + rebalancing, the released cells) beside them are judged on seed 1's view: like with like.
 import { displayName } from "../../core/glossary";
 import type { Row, Table } from "../../core/table";
@@ -312,7 +312,7 @@ export function seedView(t: Table, k: number): Table {
   return { ...t, rows };
 }
 
-/** A claim judged on the seed means, with how many seeds' views agree (when the ratio rows ran several seeds). */
+/** A claim judged on the seed means, with on how many seeds' views it holds (when the ratio rows ran several seeds). */
 function acrossSeeds(claim: Claim<Fig3Params>): Claim<Fig3Params> {
   return {
     ...claim,
@@ -324,11 +324,11 @@ function acrossSeeds(claim: Claim<Fig3Params>): Claim<Fig3Params> {
         try {
           return claim.judge(seedView(t, k), p);
         } catch {
-          return null; // a seed's view the claim cannot read counts as not agreeing
+          return null; // a seed's view the claim cannot read counts as one where it does not hold
         }
       });
       const holdsAt = (j: Judgement | ReadingJudgement[] | null, i: number): boolean | undefined => (j === null ? undefined : Array.isArray(j) ? j[i]?.holds : j.holds);
-      const withSeeds = <J extends Judgement>(j: J, i: number): J => ({ ...j, seeds: { agree: perSeed.filter((s) => holdsAt(s, i) === j.holds).length, total: n } });
+      const withSeeds = <J extends Judgement>(j: J, i: number): J => ({ ...j, seeds: { agree: perSeed.filter((s) => holdsAt(s, i) === true).length, total: n } });
       return Array.isArray(onMeans) ? onMeans.map((j, i) => withSeeds(j, i)) : withSeeds(onMeans, 0);
     },
   };
