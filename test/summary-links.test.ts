@@ -3,7 +3,9 @@
 import * as fs from "fs";
 import * as path from "path";
 import { describe, expect, it } from "vitest";
-import { headingAnchor, sectionHref } from "../lib/view/summary";
+import { claimLine, headingAnchor, sectionHref } from "../lib/view/summary";
+import { claimMarkdown } from "../lib/view/claims";
+import type { ClaimResult } from "../lib/core/table";
 
 const NOTEBOOKS = path.join(__dirname, "..", "notebooks");
 const cellsOf = (file: string): Array<{ cell_type: string; source: string[] | string }> => JSON.parse(fs.readFileSync(path.join(NOTEBOOKS, file), "utf8")).cells;
@@ -30,5 +32,16 @@ describe("section links on the summary page", () => {
       const headings = cellsOf(href).filter((c) => c.cell_type === "markdown").flatMap((c) => text(c).split("\n")).filter((l) => l.startsWith("## ")).map((l) => l.slice(3));
       expect(headings, `${href} has no heading "${section}"`).toContain(section);
     }
+  });
+});
+
+describe("a claim line on the summary page reads as in its notebook", () => {
+  it("keeps the 'our addition' mark and the seed count the notebook's claims view shows", () => {
+    const c = { id: "x", says: "重尾时轮转省下的不到一半", lecture: "", verdict: "holds", ours: "3.1 对 7.2", seeds: { agree: 2, total: 3 }, ourStatement: true } as unknown as ClaimResult;
+    const line = claimLine(c);
+    expect(line).toContain("重尾时轮转省下的不到一半（我们补充的说法，不是讲义的结论）");
+    expect(line).toContain("这里：3.1 对 7.2；3 个种子中 2 个成立");
+    expect(claimMarkdown(c)).toContain("（我们补充的说法，不是讲义的结论）");
+    expect(claimLine({ ...c, ourStatement: undefined, seeds: undefined } as ClaimResult)).not.toMatch(/我们补充|种子/);
   });
 });

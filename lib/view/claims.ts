@@ -61,9 +61,14 @@ function selectedClaims(table: Table, o: ClaimRenderOptions): ClaimResult[] {
 /** §3's appendix: the released code's readings (notebooks/10-…). */
 export const PREBLE_APPENDIX = "10-appendix-preble-as-released.ipynb";
 
+/** What a claim says, marked when it is our addition and not the lecture's conclusion (every view of a claim). */
+export function claimSays(c: ClaimResult): string {
+  return c.ourStatement ? `${c.says}（我们补充的说法，不是讲义的结论）` : c.says;
+}
+
 /** One claim as a markdown list item (with sub-items per reading where the paper has two readings). */
 export function claimMarkdown(c: ClaimResult, o: ClaimRenderOptions = {}): string {
-  const says = c.ourStatement ? `${c.says}（我们补充的说法，不是讲义的结论）` : c.says;
+  const says = claimSays(c);
   const listed = c.readings && c.readings.length > 1 && o.readings !== "line";
   const detail = [c.lecture ? `讲义：${c.lecture}` : "", listed ? "" : figures(c.ours, c.seeds)].filter((x) => x).join("；");
   const head = `- ${verdictBadge(c.verdict)} · ${says}${detail ? `　${detail}` : ""}`;

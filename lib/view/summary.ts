@@ -2,7 +2,7 @@
 // and our figures, and its reason on its own line when it does not hold — and, for a pitfall, a link to the section that shows it.
 import type { ClaimResult, Table } from "../core/table";
 import { DemoParams, runDemoForClaims } from "../demos/registry";
-import { figures, verdictBadge, whyLines } from "./claims";
+import { claimSays, figures, verdictBadge, whyLines } from "./claims";
 import { displayMarkdown } from "./display";
 
 /** Where a line points: the notebook section that shows the demo in full. */
@@ -43,8 +43,8 @@ function claimOf(t: Table, id: string): ClaimResult | string {
  * it (verdictReason, as everywhere). The first reading only (the lecture's); the notebooks show the others. `link`
  * goes at the end of the claim's own line. */
 export function claimLine(c: ClaimResult, link = ""): string {
-  const figs = figures(c.ours, undefined);
-  return [`- ${verdictBadge(c.verdict)} · ${c.says}${figs ? `　${figs}` : ""}${link}`, ...whyLines(c, "    ")].join("\n");
+  const figs = figures(c.ours, c.seeds);
+  return [`- ${verdictBadge(c.verdict)} · ${claimSays(c)}${figs ? `　${figs}` : ""}${link}`, ...whyLines(c, "    ")].join("\n");
 }
 
 /** The chosen claims of a table as a markdown list, one item each, with an optional link after the last claim. */
