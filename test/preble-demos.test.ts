@@ -41,7 +41,10 @@ describe("verdicts at default parameters", () => {
       "programming-least": ["holds", "holds"],
       "largest-ratio-overloaded": ["holds", "holds"],
       "simple-not-worse": ["holds", "holds"],
-      "preble-wins-at-top": ["holds", "holds"],
+      // judged on every workload's top rate (the lecture's sentence is general): long documents and video win by far
+      // (the simple rule overloaded), but at tool calling's 64 and programming's 16 req/s Preble is slower, and the agent
+      // ties; as released only long documents' and video's top cells run, and there it holds
+      "preble-wins-at-top": ["fails", "holds"],
       "programming-cold-start": ["holds", "holds"],
       "gap-at-video-8": ["holds", "fails"],
     },
