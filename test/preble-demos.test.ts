@@ -8,6 +8,7 @@ import type { Table } from "../lib/core/table";
 import { hotSpotShareOverTime } from "../lib/cluster/index";
 import { getDemo, runDemo } from "../lib/demos/index";
 import { evaluateClaim } from "../lib/demos/claims";
+import { readGolden } from "../bench/golden";
 import { schedulerSpeedClock } from "../lib/demos/preble/mechanics";
 import { partOf, readingsTable } from "../lib/view/index";
 
@@ -363,6 +364,39 @@ describe("the rules on hand-made tables", () => {
       const c = judge(table(0.5));
       expect(c.verdict).toBe("fails");
       expect(c.why).toBe("完整 Preble 的 TTFT 0.60 → 0.50 秒：突发下没有变长");
+    });
+  });
+
+  describe("03.1 long-video-gain-most: long documents and video gain the most capacity (on the stored default table)", () => {
+    const golden = readGolden("03.1");
+    const decode = (v: unknown): any => {
+      if (Array.isArray(v)) return v.map(decode);
+      if (v && typeof v === "object") return "nonFinite" in v ? Number((v as { nonFinite: string }).nonFinite) : Object.fromEntries(Object.entries(v).map(([k, x]) => [k, decode(x)]));
+      return v;
+    };
+    const base = (): Table => {
+      if (!golden) throw new Error("bench/golden/03.1.json is missing");
+      return decode(golden.table) as Table;
+    };
+    const params = { ...getDemo("03.1").defaults, ratioSeeds: 1 } as never;
+    const judge = (t: Table) => evaluateClaim(claimOf("03.1", "long-video-gain-most"), t, params);
+    const overloadAll = (t: Table, workload: string, policy: string): Table => ({ ...t, rows: t.rows.map((r) => (r.workload === workload && r.policy === policy ? { ...r, overloaded: true } : r)) });
+    it("as run: holds under both baselines", () => {
+      const c = judge(base());
+      expect(c.readings?.map((r) => r.verdict)).toEqual(["holds", "holds"]);
+    });
+    it("another workload gaining more capacity (tool calling's baseline overloaded at every rate): fails naming it", () => {
+      const c = judge(overloadAll(overloadAll(base(), "toolCalling", "baseline"), "toolCalling", "baselinePaper"));
+      expect(c.verdict).toBe("fails");
+      expect(c.why).toBe("工具调用上 Preble 多扛的倍数更大");
+    });
+    it("Preble no better than the baseline on video: fails saying so", () => {
+      const t = base();
+      const top = Math.max(...t.rows.filter((r) => r.workload === "videoQA").map((r) => Number(r.rate)));
+      const c = judge({ ...t, rows: t.rows.map((r) => (r.workload === "videoQA" && r.policy === "preble" && Number(r.rate) > 4 ? { ...r, overloaded: true } : r)) });
+      expect(top).toBeGreaterThan(4);
+      expect(c.readings?.[0].verdict).toBe("fails");
+      expect(c.readings?.[0].why).toContain("视频问答上 Preble 扛得住的请求率不比我们的基线高");
     });
   });
 });
