@@ -301,7 +301,7 @@ describe("the rules on hand-made tables", () => {
     it("video 6 → 7 s (17% slower): hurts holds, with seed 2's overload beside the figures", () => {
       const c = judge("pairing-hurts-video", table("videoQA", 6, 7, { on: [1] }));
       expect(c.verdict).toBe("holds");
-      expect(c.ours).toContain("过载的种子：2（搭配开）");
+      expect(c.ours).toContain("种子 2（搭配开）过载");
     });
     it("video 7 → 6 s (17% faster): hurts fails, saying it got better", () => {
       const c = judge("pairing-hurts-video", table("videoQA", 7, 6));
@@ -312,7 +312,7 @@ describe("the rules on hand-made tables", () => {
       const c = judge("pairing-hurts-video", table("videoQA", 6.35, 6.51, { off: [2], on: [2] }));
       expect(c.verdict).toBe("unjudged");
       expect(c.seeds).toBeUndefined();
-      expect(c.why).toBe("P99 慢 3%，在 ±10% 以内：不算变好或变差；过载的种子：3（搭配关、搭配开），P99 随模拟时长变化");
+      expect(c.why).toBe("P99 慢 3%，在 ±10% 以内：不算变好或变差；种子 3（搭配关、搭配开）过载，P99 随模拟时长变化");
     });
     it("tool calling 6.36 → 5.89 s (8% faster) is inside the band; 6.36 → 5.5 s (16% faster) holds; 9.6% is still inside", () => {
       expect(judge("pairing-helps-tool", table("toolCalling", 6.36, 5.89)).verdict).toBe("unjudged");
@@ -364,6 +364,21 @@ describe("the rules on hand-made tables", () => {
       const c = judge(table(0.5));
       expect(c.verdict).toBe("fails");
       expect(c.why).toBe("完整 Preble 的 TTFT 0.60 → 0.50 秒：突发下没有变长");
+    });
+  });
+
+  describe("03.6 several-fold: a ratio against an overloaded side says it is no speed-up", () => {
+    const row = (policy: string, x: number, overloadedSeeds: number) => ({
+      arrivals: "azureCodeArrivals", policy, seeds: 2, overloaded: overloadedSeeds > 0, overloadedSeeds,
+      ...Object.fromEntries(["meanLatency", "p99Latency", "meanTTFT", "meanTPOT"].flatMap((m) => [[m, x], [`${m}@0`, x], [`${m}@1`, x]])),
+    });
+    const judge = (base: number, overloadedSeeds: number) =>
+      evaluateClaim(claimOf("03.6", "preble-several-fold"), { title: "t", columns: [], rows: [row("baseline", base, overloadedSeeds), row("preble", 1, 0)] }, {} as never);
+    it("baseline overloaded in 2 of 2 seeds: named in the figures; not overloaded: no caveat", () => {
+      const c = judge(3, 2);
+      expect(c.verdict).toBe("holds");
+      expect(c.ours).toContain("基线（轮转 + LPF）过载（2/2 个种子）：比值不是加速比");
+      expect(judge(3, 0).ours).not.toContain("过载");
     });
   });
 

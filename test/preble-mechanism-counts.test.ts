@@ -85,8 +85,8 @@ describe("03.11: the pairing step is judged with the effect band (±10%), whatev
     }
   });
   it("overloaded seeds are named in the reason: seed 3 (index 2) overloaded after pairing", () => {
-    expect(judge(ladder(2.02, 4.08, [2]), 3).why).toContain("过载的种子：3（搭配后）");
-    expect(judge(ladder(2.5, 5, [0]), 3).why).toContain("过载的种子：1（搭配后）");
+    expect(judge(ladder(2.02, 4.08, [2]), 3).why).toContain("种子 3（搭配后）过载");
+    expect(judge(ladder(2.5, 5, [0]), 3).why).toContain("种子 1（搭配后）过载");
   });
   it("both 10% faster or more holds (2 → 1.6 s, 4 → 3.2 s); 10% slower or more on either fails (2 → 2.5 s, 4 → 5 s)", () => {
     expect(judge(ladder(1.6, 3.2), 1).verdict).toBe("holds");

@@ -34,10 +34,10 @@ export function insideBand(what: string, all = false): string {
   return `${all ? "变化都" : `${what}，`}在 ±${pct(EFFECT_BAND)} 以内：不算变好或变差`;
 }
 
-/** "过载的种子：1（搭配关）、3（搭配关、搭配开），P99 随模拟时长变化" — the seeds where either side of a comparison
+/** "种子 1（搭配关）、种子 3（搭配关、搭配开）过载，P99 随模拟时长变化" — the seeds where either side of a comparison
  * overloaded ("" when none); `sides` names the two sides (e.g. ["搭配关", "搭配开"]); `short`: without the tail (a
  * remark beside figures). */
 export function overloadedSeedsWords(seeds: ReadonlyArray<number | string>, before: readonly boolean[], after: readonly boolean[], sides: readonly [string, string], short = false): string {
-  const items = seeds.flatMap((seed, k) => (before[k] && after[k] ? [`${seed}（${sides[0]}、${sides[1]}）`] : before[k] ? [`${seed}（${sides[0]}）`] : after[k] ? [`${seed}（${sides[1]}）`] : []));
-  return items.length ? `过载的种子：${items.join("、")}${short ? "" : "，P99 随模拟时长变化"}` : "";
+  const items = seeds.flatMap((seed, k) => (before[k] && after[k] ? [`种子 ${seed}（${sides[0]}、${sides[1]}）`] : before[k] ? [`种子 ${seed}（${sides[0]}）`] : after[k] ? [`种子 ${seed}（${sides[1]}）`] : []));
+  return items.length ? `${items.join("、")}过载${short ? "" : "，P99 随模拟时长变化"}` : "";
 }
