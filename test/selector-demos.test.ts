@@ -68,6 +68,9 @@ describe("04.1 the locate–solve case", () => {
     expect(s.title).toContain("训练题 60 道");
     expect(claim(s, "plateau").verdict).toBe("unjudged");
     expect(claim(s, "plateau").reason).toContain("sweepSeeds");
+    // the released greedy's claim is about this world; the other worlds' outcome is beside it, computed (none without a sweep)
+    expect(claim(t, "released-greedy").ours).toMatch(/换 12 个世界种子从 C\+C 出发：A\+B ×11；C\+C ×1——其中 C\+C 严格高于邻居的只有 1 个/);
+    expect(claim(s, "released-greedy").ours).not.toContain("世界种子");
     expect(() => runDemo("04.1", { q: 2 })).toThrow(/参数 q：应为 ≥ 0 且 ≤ 1/);
   });
 });

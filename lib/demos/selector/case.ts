@@ -191,12 +191,19 @@ export const llmSelectorCase = defineDemo({
     },
     {
       id: "released-greedy",
-      says: "作者代码的默认设置不用诊断器（α = 0），它就是一种贪心：从 C+C 出发同样停在局部最优",
+      says: "作者代码的默认设置不用诊断器（α = 0），它就是一种贪心：本例里从 C+C 出发同样停在局部最优",
       judge: (t, p) => {
         const r = needRow(t, { method: "releasedGreedy", start: "C+C", scope: "single" });
         const all = needRow(t, { method: "releasedGreedy", scope: "allStarts" });
         const ours = needRow(t, { method: "greedy", scope: "allStarts" });
-        return { holds: r.allocation === "C+C", ours: `从 C+C：${r.path}；${all.start}起点里 ${all.failed} 次没到最优（我们的贪心 ${ours.failed} 次）` };
+        const sweep = t.rows.find((x) => x.method === "releasedGreedy" && x.scope === "sweep");
+        const strict = t.rows.find((x) => x.method === "greedy" && x.scope === "sweep")?.strictSeeds;
+        return {
+          holds: r.allocation === "C+C",
+          ours: `从 C+C：${r.path}；${all.start}起点里 ${all.failed} 次没到最优（我们的贪心 ${ours.failed} 次）`,
+          // the other worlds: where C+C only ties its neighbours, the released rule moves on a tie and walks off the plateau
+          remark: sweep ? `换 ${p.sweepSeeds} 个世界种子从 C+C 出发：${sweep.allocation}${strict !== undefined ? `——其中 C+C 严格高于邻居的只有 ${strict} 个，其余是打平，` : "——"}作者代码打平时换到最先记下的候选，就走出去了` : undefined,
+        };
       },
     },
     {
