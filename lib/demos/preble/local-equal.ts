@@ -109,7 +109,7 @@ const CLAIMS: Claim<EqualParams>[] = [
         return {
           holds: parts.some((x) => Math.abs(x.mixed / x.equal - 1) > 0.1),
           ours: parts.map((x) => `${displayName(x.w)}：03.1 的比法 ${times(x.mixed)}，都用 LPF ${times(x.equal)}`).join("；"),
-          remark: "基线过载的格子里两个比值都随模拟时长变化",
+          remark: `${parts.filter((x) => Math.abs(x.mixed / x.equal - 1) > 0.1).map((x) => `${displayName(x.w)}上${x.mixed < x.equal ? "低估" : "高估"}了路由的收益`).join("，") || "两种比法相差都不到 10%"}；基线过载的格子里两个比值都随模拟时长变化`,
         };
       });
     },
