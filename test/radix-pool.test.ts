@@ -20,6 +20,28 @@ function fill(tree: RadixTree, r: Rng, paths: number, time = 0): RadixNode[] {
 }
 
 describe("recycleAll and the shared pool", () => {
+  it("a tree without recycle never gives its nodes to the pool: nodes it evicted or pruned keep their identity", () => {
+    const plain = new RadixTree();
+    const evicted: RadixNode[] = [];
+    plain.onEvict = (n, _t, removed) => void (removed && evicted.push(n));
+    fill(plain, rng(4).fork("plain"), 60);
+    const counting = new RadixTree({ evictable: false });
+    const pruned = counting.insert([seg(5), seg(9)], 2, 0);
+    const prunedParent = pruned.parent as RadixNode;
+    counting.prune(pruned);
+    const before = spareNodeCount();
+    expect(before, "the pool has room (this test runs before the one that fills it)").toBeLessThan(60000);
+    plain.evict(1e9);
+    expect(evicted.length).toBeGreaterThan(10);
+    expect(spareNodeCount()).toBe(before);
+    const segments = evicted.map((n) => n.segment);
+    const other = new RadixTree({ recycle: true });
+    fill(other, rng(4).fork("other"), 200); // takes whatever the pool holds
+    expect(evicted.map((n) => n.segment)).toEqual(segments);
+    expect([pruned.segment, prunedParent.segment]).toEqual([9, 5]);
+    other.recycleAll();
+  });
+
   it("empties the tree, gives every node to the pool as a detached childless node, and the tree stays usable", () => {
     const tree = new RadixTree({ recycle: true });
     fill(tree, rng(1).fork("a"), 300);
