@@ -144,6 +144,10 @@ describe("the priority policies called again with a shorter queue", () => {
       for (const id of got) expect([100, 101, 102]).toContain(id);
       expect(new Set(got).size).toBe(got.length);
     }
+    // the released rule serving the lowest group: its cap (g + 1)·k = 10 is above what waits now (2), so it takes 2
+    const released = priorityGroupsPerIteration();
+    released.order(Array.from({ length: 30 }, (_, i) => rec(i, 0)), context);
+    expect(ids(released.order([rec(100, 0), rec(101, 0)], context))).toEqual([100, 101]);
     const all = priorityGroups();
     all.order(Array.from({ length: 40 }, (_, i) => rec(i, 95)), context);
     expect(ids(all.order([rec(7, 95), rec(8, 5)], context)).sort()).toEqual([7, 8]);
