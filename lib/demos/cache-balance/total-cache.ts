@@ -66,8 +66,8 @@ const CLAIMS_022: Claim<P022>[] = [
       const one = docsPerReplica(p);
       return {
         holds: content < 1.5 * one,
-        why: `${n} 个副本轮转时去重后的内容合 ${f(content, 0)} 份平均长度的文档，是一个副本（约 ${f(one, 0)} 份）的 ${times(content / one, 1)}：各副本缓存的并不是同一批；轮转的问题在于一个请求只能用它落到的副本的缓存`,
-        ours: `${n} 个副本：完整缓存着 ${f(docs, 0)} 份不同的文档，去重后的内容合 ${f(content, 0)} 份平均长度的文档（一个副本放得下约 ${f(one, 0)} 份），复制倍数 ${f(replication, 2)}`,
+        why: `${n} 个副本轮转时去重后的内容合 ${f(content, 1)} 份平均长度的文档，是一个副本（约 ${f(one, 1)} 份）的 ${times(content / one, 1)}：各副本缓存的并不是同一批；轮转的问题在于一个请求只能用它落到的副本的缓存`,
+        ours: `${n} 个副本：完整缓存着 ${f(docs, 0)} 份不同的文档，去重后的内容合 ${f(content, 1)} 份平均长度的文档（一个副本放得下约 ${f(one, 1)} 份），复制倍数 ${f(replication, 2)}`,
         remark: "限制在于一个请求只能用它落到的副本的缓存（见下面“一个请求只能命中它落到的那个副本的缓存”）",
       };
     },
