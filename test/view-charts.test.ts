@@ -72,3 +72,11 @@ describe("chart helpers", () => {
     expect((f.layout?.legend as { title: { text: string } }).title.text).toBe("量");
   });
 });
+
+describe("a reversed x axis", () => {
+  it("lines(…, { reverseX }) runs the x axis from its largest value; without it Plotly's default order", () => {
+    const t: Table = { title: "t", columns: [{ key: "q", label: "q" }, { key: "n", label: "n" }], rows: [{ q: 1, n: 10 }, { q: 0.6, n: 40 }] };
+    expect(lines(t, { x: "q", y: "n", reverseX: true }).layout.xaxis?.autorange).toBe("reversed");
+    expect(lines(t, { x: "q", y: "n" }).layout.xaxis?.autorange).toBeUndefined();
+  });
+});

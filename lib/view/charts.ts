@@ -20,7 +20,7 @@ function percentTicks(table: Table, key: string, log: boolean | undefined): { ti
 function axes(table: Table, o: ChartOptions): Figure["layout"] {
   return {
     title: o.title ?? table.title,
-    xaxis: { title: o.xTitle ?? headerText(column(table, o.x)), ...(o.logX ? logAxis() : percentTicks(table, o.x, o.logX)) },
+    xaxis: { title: o.xTitle ?? headerText(column(table, o.x)), ...(o.logX ? logAxis() : percentTicks(table, o.x, o.logX)), ...(o.reverseX ? { autorange: "reversed" } : {}) },
     yaxis: { title: o.yTitle ?? headerText(column(table, o.y)), ...(o.logY ? logAxis() : percentTicks(table, o.y, o.logY)) },
     legend: o.group ? { title: { text: headerText(column(table, o.group)) } } : undefined,
   };

@@ -241,7 +241,7 @@ export const llmSelectorCost = defineDemo({
         { key: "cost", label: "每题价格", unit: "价格单位", format: "fixed1" },
         { key: "trainAcc", label: "训练准确率", format: "fixed2" },
         { key: "testAcc", label: "测试准确率", format: "fixed2" },
-        { key: "frontier", label: "成本—准确率前沿", format: "name" },
+        { key: "frontier", label: "成本—准确率前沿（按训练准确率）", format: "name" },
         { key: "chosenBy", label: "被哪些 λ 选中", format: "text" },
       ],
       rows,

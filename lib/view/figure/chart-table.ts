@@ -45,6 +45,8 @@ export interface ChartOptions {
   title?: string;
   logX?: boolean;
   logY?: boolean;
+  /** the x axis runs from its largest value to its smallest (e.g. a quality that worsens to the right) */
+  reverseX?: boolean;
   xTitle?: string;
   yTitle?: string;
   /** row keys (columns or not) holding the low and high end of each point's range (e.g. min and max over seeds):
