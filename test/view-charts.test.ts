@@ -76,7 +76,7 @@ describe("chart helpers", () => {
 describe("a reversed x axis", () => {
   it("lines(…, { reverseX }) runs the x axis from its largest value; without it Plotly's default order", () => {
     const t: Table = { title: "t", columns: [{ key: "q", label: "q" }, { key: "n", label: "n" }], rows: [{ q: 1, n: 10 }, { q: 0.6, n: 40 }] };
-    expect(lines(t, { x: "q", y: "n", reverseX: true }).layout.xaxis?.autorange).toBe("reversed");
-    expect(lines(t, { x: "q", y: "n" }).layout.xaxis?.autorange).toBeUndefined();
+    expect(lines(t, { x: "q", y: "n", reverseX: true }).layout?.xaxis?.autorange).toBe("reversed");
+    expect(lines(t, { x: "q", y: "n" }).layout?.xaxis?.autorange).toBeUndefined();
   });
 });
