@@ -200,11 +200,13 @@ describe("facetLines' marked points (03.12's chosen GPU, 03.1's overloaded cells
   it("draws them as one cross trace per panel after (over) the panel's lines, each cross in its group's colour", () => {
     const f = facetLines(t, { facet: "panel", x: "x", y: "y", group: "gpu", markWhen: "chosen" });
     // a numeric group is named with its column's label ("GPU 0", not a bare "0")
-    expect(f.data.map((d) => [d.name, d.xaxis])).toEqual([["GPU 0", "x"], ["GPU 1", "x"], ["选中", "x"], ["GPU 0", "x2"], ["GPU 1", "x2"], ["选中", "x2"]]);
+    expect(f.data.map((d) => [d.name, d.xaxis])).toEqual([["GPU 0", "x"], ["GPU 1", "x"], ["选中", "x"], ["选中", "x"], ["GPU 0", "x2"], ["GPU 1", "x2"], ["选中", "x2"]]);
     const lineColour = (i: number) => (f.data[i].line as { color: string }).color;
-    expect(f.data[2]).toMatchObject({ mode: "markers", x: [0, 1], y: [5, 4], showlegend: true });
-    expect((f.data[2].marker as { color: string[] }).color).toEqual([lineColour(0), lineColour(1)]);
-    expect(f.data[5]).toMatchObject({ x: [0], y: [2], showlegend: false });
+    // the legend's cross is a grey key of its own (the crosses take their groups' colours; the legend would show the first)
+    expect(f.data[2]).toMatchObject({ mode: "markers", x: [null], y: [null], showlegend: true, legendgroup: "选中", marker: { symbol: "x", color: "#555555" } });
+    expect(f.data[3]).toMatchObject({ mode: "markers", x: [0, 1], y: [5, 4], showlegend: false, legendgroup: "选中" });
+    expect((f.data[3].marker as { color: string[] }).color).toEqual([lineColour(0), lineColour(1)]);
+    expect(f.data[6]).toMatchObject({ x: [0], y: [2], showlegend: false });
     expect(figureProblems(readableFigure(f))).toEqual([]);
   });
 
@@ -212,7 +214,7 @@ describe("facetLines' marked points (03.12's chosen GPU, 03.1's overloaded cells
     const withGap: Table = { ...t, columns: [...t.columns, { key: "gap", label: "差", legend: "M + P（说明）" }, { key: "mark", label: "标记", legend: "被选中的那块" }], rows: t.rows.map((r) => ({ ...r, gap: 0, mark: r.chosen })) };
     const f = facetLines(withGap, { facet: "panel", x: "x", y: "y", group: "gpu", dashed: "gap", dashedName: "M + P", markWhen: "mark" });
     const kinds = f.data.map((d) => `${d.xaxis ?? "key"}:${d.mode === "markers" ? "cross" : (d.line as { dash?: string }).dash === "dot" ? "dotted" : "solid"}`);
-    expect(kinds).toEqual(["x:solid", "x:solid", "key:solid", "key:dotted", "x:cross", "x:dotted", "x:dotted", "x2:solid", "x2:solid", "x2:cross", "x2:dotted", "x2:dotted"]);
+    expect(kinds).toEqual(["x:solid", "x:solid", "key:solid", "key:dotted", "x:cross", "x:cross", "x:dotted", "x:dotted", "x2:solid", "x2:solid", "x2:cross", "x2:dotted", "x2:dotted"]);
     // the legend: the groups, the two line styles named by the columns' legend names (before dashedName), the crosses
     expect(f.data.filter((d) => d.showlegend === true).map((d) => d.name)).toEqual(["GPU 0", "GPU 1", "代价（秒）", "M + P（说明）", "被选中的那块"]);
     // the dotted lines' own names (hover) use dashedName, in their group's legend group

@@ -87,7 +87,7 @@ export function facetLines(table: Table, o: FacetLinesOptions): Figure {
       });
     }
     if (o.dashed && i === 0) data.push(...styleKey(table, o as FacetLinesOptions & { dashed: string }));
-    if (o.markWhen) data.push(markedPoints(sub, o as FacetLinesOptions & { markWhen: string }, lookOf, axes, firstTime));
+    if (o.markWhen) data.push(...markedPoints(sub, o as FacetLinesOptions & { markWhen: string }, lookOf, axes, firstTime));
     if (o.dashed) {
       const dashedName = o.dashedName ?? legendName(table, o.dashed);
       // last, over the crosses and every solid line; in its group's legend group (a click on "GPU 0" hides both lines)
@@ -128,19 +128,13 @@ function styleKey(table: Table, o: FacetLinesOptions & { dashed: string }): Arra
 
 /** The `markWhen` rows of one panel as large crosses in their group's colour, outlined, drawn after (over) every solid
  * line of the panel so that no line hides them; one legend entry (`markName`, else the column's legend name or
- * header). */
-function markedPoints(sub: Table, o: FacetLinesOptions & { markWhen: string }, lookOf: (name: string) => { color: string }, axes: Record<string, string>, firstTime: (name: string) => boolean): Record<string, unknown> {
+ * header), a grey cross of its own: the crosses take their group's colours, and the legend would show the first's. */
+function markedPoints(sub: Table, o: FacetLinesOptions & { markWhen: string }, lookOf: (name: string) => { color: string }, axes: Record<string, string>, firstTime: (name: string) => boolean): Array<Record<string, unknown>> {
   const rows = groups(sub, o.group).flatMap((g) => g.rows.filter((r) => r[o.markWhen] === true).map((r) => ({ r, color: lookOf(g.name).color })));
   const name = o.markName ?? (sub.columns.some((c) => c.key === o.markWhen) ? legendName(sub, o.markWhen) : o.markWhen);
-  return {
-    type: "scatter",
-    mode: "markers",
-    name,
-    legendgroup: name,
-    showlegend: rows.length > 0 && firstTime(name),
-    marker: { symbol: "x", size: 12, color: rows.map((x) => x.color), line: { width: 1.5, color: "#222222" } },
-    x: rows.map((x) => x.r[o.x]),
-    y: rows.map((x) => x.r[o.y]),
-    ...axes,
-  };
+  const cross = { symbol: "x", size: 12, line: { width: 1.5, color: "#222222" } };
+  const crosses = { type: "scatter", mode: "markers", name, legendgroup: name, showlegend: false, marker: { ...cross, color: rows.map((x) => x.color) }, x: rows.map((x) => x.r[o.x]), y: rows.map((x) => x.r[o.y]), ...axes };
+  if (!(rows.length > 0 && firstTime(name))) return [crosses];
+  const key = { type: "scatter", mode: "markers", name, legendgroup: name, showlegend: true, marker: { ...cross, color: KEY_COLOUR }, x: [null], y: [null], hoverinfo: "skip", ...axes };
+  return [key, crosses];
 }
