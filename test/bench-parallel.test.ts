@@ -24,12 +24,18 @@ describe("mapParallel", () => {
   const expected = args.map(([s, n]) => walk(s, n));
 
   it("with worker threads: same values, in the order given, and some calls really ran in a worker", () => {
-    const got = mapParallel(walkTask, args, { threads: 3, weights: args.map(([, n]) => n) });
-    expect(got.map((r) => [r.seed, r.sum])).toEqual(expected.map((r) => [r.seed, r.sum]));
-    expect(parallelStatus().lastWorkerError).toBeNull();
-    // The calling thread is thread 0; the pool's threads have other ids. The calling thread also takes calls, so
-    // a worker that starts slowly may get few of them, but over 24 calls at least one goes to a worker.
-    expect(got.some((r) => r.thread !== 0)).toBe(true);
+    // The calling thread is thread 0; the pool's threads have other ids. The calling thread also takes back calls a
+    // worker has not started, so a cold worker on a busy machine may get none of a call's (CI once saw that): the
+    // values are checked on every round, and over a few rounds with the pool started at least one call must go to
+    // a worker — the property is that workers are used, not how soon.
+    let inWorker = false;
+    for (let round = 0; round < 6 && !inWorker; round++) {
+      const got = mapParallel(walkTask, args, { threads: 3, weights: args.map(([, n]) => n) });
+      expect(got.map((r) => [r.seed, r.sum])).toEqual(expected.map((r) => [r.seed, r.sum]));
+      expect(parallelStatus().lastWorkerError).toBeNull();
+      inWorker = got.some((r) => r.thread !== 0);
+    }
+    expect(inWorker, "no call of six rounds of 24 ran in a worker thread").toBe(true);
   });
 
   it("reports completions through onResult, each index once", () => {
