@@ -65,6 +65,21 @@ export function priorityGroup(cachedTokens: number, promptTokens: number, groups
   return g < 0 ? 0 : g >= groups ? groups - 1 : g;
 }
 
+/** Groups the oldest `n` waiting requests by priority group: buckets[g][0 … filled[g]), in dispatch order. The bucket
+ * arrays keep their storage between iterations (a length reset would drop it and the pushes would allocate again);
+ * entries past filled[g] are stale and never read. */
+function fillBuckets(waiting: readonly RequestRecord[], n: number, context: LocalPolicyContext, buckets: RequestRecord[][], filled: Int32Array): void {
+  filled.fill(0);
+  for (let i = 0; i < n; i++) {
+    const r = waiting[i];
+    const g = priorityGroup(context.cachedTokens(r), r.request.promptTokens, buckets.length);
+    const b = buckets[g];
+    const at = filled[g]++;
+    if (at < b.length) b[at] = r;
+    else b.push(r);
+  }
+}
+
 export interface PriorityGroupsOptions {
   /** P: number of groups (default 10) */
   groups?: number;
@@ -83,8 +98,7 @@ export function priorityGroups(options: PriorityGroupsOptions = {}): LocalPolicy
   const P = checkInteger("groups", options.groups ?? 10, { min: 1 });
   const k = checkInteger("perPriority", options.perPriority ?? 1, { min: 1 });
   const maxScan = checkInteger("maxScan", options.maxScan ?? 256, { min: 1 });
-  // Each group's waiting requests this iteration: buckets[g][0 … filled[g]) (the arrays keep their storage: a
-  // length reset would drop it and the pushes would allocate again every iteration).
+  // Each group's waiting requests this iteration (fillBuckets).
   const buckets: RequestRecord[][] = Array.from({ length: P }, () => []);
   const filled = new Int32Array(P);
   const used = new Int32Array(P);
@@ -104,15 +118,7 @@ export function priorityGroups(options: PriorityGroupsOptions = {}): LocalPolicy
     state: () => ({ group, taken }),
     order(waiting, context) {
       const n = waiting.length < maxScan ? waiting.length : maxScan;
-      filled.fill(0);
-      for (let i = 0; i < n; i++) {
-        const r = waiting[i];
-        const g = priorityGroup(context.cachedTokens(r), r.request.promptTokens, P);
-        const b = buckets[g];
-        const at = filled[g]++;
-        if (at < b.length) b[at] = r;
-        else b.push(r);
-      }
+      fillBuckets(waiting, n, context, buckets, filled);
       if (afterGroup.length < n) {
         afterGroup = new Int32Array(2 * n);
         afterTaken = new Int32Array(2 * n);
@@ -161,7 +167,7 @@ export function priorityGroupsPerIteration(options: { groups?: number; perPriori
   const P = checkInteger("groups", options.groups ?? 10, { min: 1 });
   const k = checkInteger("perPriority", options.perPriority ?? 10, { min: 1 });
   const maxScan = checkInteger("maxScan", options.maxScan ?? 256, { min: 1 });
-  const buckets: RequestRecord[][] = Array.from({ length: P }, () => []); // [0 … filled[g]), as in priorityGroups
+  const buckets: RequestRecord[][] = Array.from({ length: P }, () => []); // fillBuckets
   const filled = new Int32Array(P);
   let start = P - 1; // rpc:164: the pointer starts at the highest group
   return {
@@ -171,15 +177,7 @@ export function priorityGroupsPerIteration(options: { groups?: number; perPriori
     pointer: () => start,
     order(waiting, context) {
       const n = waiting.length < maxScan ? waiting.length : maxScan;
-      filled.fill(0);
-      for (let i = 0; i < n; i++) {
-        const r = waiting[i];
-        const g = priorityGroup(context.cachedTokens(r), r.request.promptTokens, P);
-        const b = buckets[g];
-        const at = filled[g]++;
-        if (at < b.length) b[at] = r;
-        else b.push(r);
-      }
+      fillBuckets(waiting, n, context, buckets, filled);
       // get_schedule_group (rpc:790–801): from the pointer down to the first non-empty group; the pointer then
       // moves one below the group served.
       let g = start;
