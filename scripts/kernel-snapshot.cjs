@@ -1,0 +1,148 @@
+// A V8 startup snapshot of the tslab kernel (issue 27: a kernel's start is a third of the lecture's CPU). Most of a
+// start is TypeScript compiling its own 8 MB and parsing the 160-odd declaration files tslab's converter reads
+// (lib.es2022, @types/node, …: 2.9 M characters). `node --build-snapshot` runs that once and saves the heap; a kernel
+// started from the blob begins with TypeScript loaded and those files parsed and bound (bench/RESULTS.md, Stop 19).
+//
+//   buildKernelSnapshot()  builds .cache/kernel/<key>.blob for this Node (≈ 3 s; scripts/setup.mjs calls it)
+//   kernelSnapshotBlob()   the blob for this Node, TypeScript and tslab, or null (the kernel spec then starts tslab
+//                          the ordinary way: scripts/project.mjs kernelSpec)
+//
+// Correctness does not rest on the snapshot being current: TypeScript's createSourceFile gets one line that hands back
+// a snapshot's file only when the file name, its text and the language version are the same, so a declaration file
+// changed since the build is parsed as usual. What a blob cannot survive — another Node binary, TypeScript or tslab —
+// is in its key: a blob for something else is never named in the kernel spec. L11_KERNEL_SNAPSHOT=off: no snapshot.
+"use strict";
+const { spawnSync } = require("child_process");
+const crypto = require("crypto");
+const fs = require("fs");
+const path = require("path");
+
+const ROOT = path.join(__dirname, "..");
+// "tslab" in the folder name: a kernel started from the blob still shows the word in its command line, which is how
+// the runner's tests find the kernels a run left behind (test/runner-cleanup.test.ts).
+const DIR = path.join(ROOT, ".cache", "tslab-kernel");
+const NOTEBOOKS = path.join(ROOT, "notebooks");
+const KERNEL_STARTUP = path.join(__dirname, "kernel-startup.cjs");
+
+function tslabPaths() {
+  const main = require.resolve("tslab/dist/main.js", { paths: [ROOT] });
+  const ts = require.resolve("@tslab/typescript-for-tslab", { paths: [path.dirname(main)] });
+  return { main, ts, bin: path.join(path.dirname(main), "..", "bin", "tslab") };
+}
+
+/** What the blob depends on beyond the declarations' texts: this Node binary, TypeScript, tslab, this file. */
+function snapshotKey(p) {
+  const stamp = (f) => {
+    const s = fs.statSync(f);
+    return `${f}:${s.size}:${s.mtimeMs}`;
+  };
+  const parts = [process.version, process.arch, process.execPath, stamp(process.execPath), stamp(p.ts), stamp(p.main), stamp(__filename), stamp(KERNEL_STARTUP)];
+  return crypto.createHash("sha256").update(parts.join("\n")).digest("hex").slice(0, 16);
+}
+
+/** The blob for this Node, TypeScript and tslab, or null (none built, switched off, or tslab not installed). */
+function kernelSnapshotBlob() {
+  if (process.env.L11_KERNEL_SNAPSHOT === "off") return null;
+  try {
+    const blob = path.join(DIR, `${snapshotKey(tslabPaths())}.blob`);
+    return fs.existsSync(blob) ? blob : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The line added to TypeScript's createSourceFile asks this for a file parsed into the snapshot: handed back only
+ * when the name, the text and the language version are the ones it was parsed with (a file changed since the build
+ * is parsed as usual). Serialised into the snapshot's entry with toString. */
+function reuseParsed(files, stats, fileName, text, languageVersionOrOptions) {
+  const sf = files.get(fileName);
+  const version = typeof languageVersionOrOptions === "object" && languageVersionOrOptions !== null ? languageVersionOrOptions.languageVersion : languageVersionOrOptions;
+  if (sf === undefined || sf.text !== text || sf.languageVersion !== version) return undefined;
+  stats.reused++;
+  return sf;
+}
+
+/** The snapshot's entry, run by `node --build-snapshot` (where only Node's own modules can be required): loads
+ * TypeScript with the one added line, parses and binds every declaration file of tslab's converter, and names the
+ * function a kernel started from the blob runs. Serialised with toString: it may use nothing from this file. */
+function entry(TS, TSLAB_MAIN, TSLAB_BIN, KERNEL_STARTUP, NOTEBOOKS, ROOT, reuseParsed) {
+  const fs = require("fs");
+  const path = require("path");
+  const vm = require("vm");
+  const Module = require("module");
+  const v8 = require("v8");
+  const head = "  function createSourceFile(fileName, sourceText, languageVersionOrOptions, setParentNodes = false, scriptKind) {";
+  const source = fs.readFileSync(TS, "utf8");
+  if (!source.includes(head)) throw new Error("TypeScript's createSourceFile not found: this TypeScript cannot be snapshotted");
+  const hook = "    const parsed = globalThis.__l11ParsedDeclaration && globalThis.__l11ParsedDeclaration(fileName, sourceText, languageVersionOrOptions); if (parsed) return parsed;";
+  const mod = { exports: {} };
+  vm.runInThisContext(Module.wrap(source.replace(head, `${head}\n${hook}`)), { filename: TS }).call(mod.exports, mod.exports, (id) => require(id), mod, TS, path.dirname(TS));
+  const ts = mod.exports;
+  // tslab's converter options for Node ≥ 18 (tslab/dist/converter.js createConverter): the same files, the same target
+  const options = {
+    module: ts.ModuleKind.ESNext, moduleResolution: ts.ModuleResolutionKind.Node10, esModuleInterop: true, target: ts.ScriptTarget.ES2022,
+    lib: ["lib.es2022.d.ts"], declaration: true, newLine: ts.NewLineKind.LineFeed, noImplicitUseStrict: true, experimentalDecorators: true,
+    resolveJsonModule: true, jsx: ts.JsxEmit.React, typeRoots: [path.join(ROOT, "node_modules", "@types")], allowJs: true, checkJs: true,
+    skipLibCheck: true, rootDir: NOTEBOOKS, outDir: "outDir",
+  };
+  const files = new Map();
+  const host = ts.createCompilerHost(options);
+  const read = host.getSourceFile;
+  host.getSourceFile = function (fileName) {
+    const sf = read.apply(this, arguments);
+    if (sf && sf.isDeclarationFile) files.set(fileName, sf);
+    return sf;
+  };
+  host.getCurrentDirectory = () => NOTEBOOKS;
+  // The root imports the library as the kernel's warm-up does (kernel-startup.cjs): its declarations join the
+  // snapshot, and checking it runs the checker once (the kernel's first cells then find more of it compiled).
+  const root = path.join(NOTEBOOKS, "__l11_snapshot__.ts");
+  const rootText = 'import * as l11 from "./lib/index";\nvoid l11;\n';
+  const readFile = host.readFile;
+  host.readFile = (f) => (f === root ? rootText : readFile.call(host, f));
+  host.fileExists = ((exists) => (f) => f === root || exists.call(host, f))(host.fileExists);
+  const program = ts.createProgram([root], options, host);
+  program.getSemanticDiagnostics(program.getSourceFile(root)); // parse, bind and check
+  v8.startupSnapshot.setDeserializeMainFunction(() => {
+    // what a cell can read: how many declaration files the snapshot holds and how many the kernel took from it
+    const stats = (globalThis.__l11SnapshotStats = { files: files.size, reused: 0 });
+    globalThis.__l11ParsedDeclaration = (fileName, text, o) => reuseParsed(files, stats, fileName, text, o);
+    const M = require("module");
+    const m = new M(TS);
+    Object.assign(m, { filename: TS, loaded: true, exports: ts, paths: M._nodeModulePaths(path.dirname(TS)) });
+    M._cache[TS] = m;
+    process.argv.splice(1, 0, TSLAB_BIN); // as when started as `node …/tslab kernel …`
+    M.createRequire(KERNEL_STARTUP)(KERNEL_STARTUP);
+    M.createRequire(TSLAB_MAIN)(TSLAB_MAIN).main();
+  });
+}
+
+/** Builds the blob for this Node when it is missing (old blobs removed). Returns { blob, built, seconds } or
+ * { blob: null, reason }. */
+function buildKernelSnapshot() {
+  if (process.env.L11_KERNEL_SNAPSHOT === "off") return { blob: null, reason: "L11_KERNEL_SNAPSHOT=off" };
+  let p;
+  try {
+    p = tslabPaths();
+  } catch (e) {
+    return { blob: null, reason: `tslab not installed (${e.message})` };
+  }
+  const blob = path.join(DIR, `${snapshotKey(p)}.blob`);
+  if (fs.existsSync(blob)) return { blob, built: false, seconds: 0 };
+  fs.mkdirSync(DIR, { recursive: true });
+  for (const f of fs.readdirSync(DIR)) if (f.endsWith(".blob") || f.endsWith(".tmp")) fs.rmSync(path.join(DIR, f), { force: true });
+  const script = path.join(DIR, "entry.js");
+  const args = [p.ts, p.main, p.bin, KERNEL_STARTUP, NOTEBOOKS, ROOT].map((x) => JSON.stringify(x)).join(", ");
+  fs.writeFileSync(script, `(${entry})(${args}, ${reuseParsed});\n`);
+  const started = Date.now();
+  const tmp = `${blob}.tmp`;
+  const r = spawnSync(process.execPath, ["--snapshot-blob", tmp, "--build-snapshot", script], { encoding: "utf8", cwd: NOTEBOOKS });
+  if (r.status !== 0 || !fs.existsSync(tmp)) {
+    fs.rmSync(tmp, { force: true });
+    return { blob: null, reason: `node --build-snapshot failed: ${(r.stderr || r.error || "").toString().trim().split("\n").slice(-3).join(" ")}` };
+  }
+  fs.renameSync(tmp, blob);
+  return { blob, built: true, seconds: (Date.now() - started) / 1000 };
+}
+
+module.exports = { buildKernelSnapshot, kernelSnapshotBlob, reuseParsed, SNAPSHOT_DIR: DIR };
