@@ -245,6 +245,7 @@ export async function benchLecture(o: { notebooks?: string[]; repeats?: number; 
       if (e) out[`${name}.aloneSeconds`] = { value: round(e.seconds), unit: `wall s, run by itself (nothing else running), its kernel's start (${(e.kernelStartSeconds ?? 0).toFixed(1)} s) included${e.ok ? "" : " (FAILED)"}` };
     }
   }
+  out.kernelSnapshot = { value: kernelFromSnapshot() ? 1 : 0, unit: "1 = the kernels started from the V8 startup snapshot (scripts/kernel-snapshot.cjs), 0 = the plain way (L11_KERNEL_SNAPSHOT=off at set-up)" };
   out.loadAverage = { value: round(os.loadavg()[0], 2), unit: `1-minute load average at the end (${os.cpus().length} CPUs; > ${os.cpus().length} = other processes competed)` };
   return { lecture: out };
 }
@@ -273,4 +274,14 @@ if (require.main === module) {
       process.exitCode = 2;
     },
   );
+}
+
+/** Whether the kernel spec the runner uses starts the kernel from the startup snapshot. */
+function kernelFromSnapshot(): boolean {
+  try {
+    const spec = JSON.parse(fs.readFileSync(path.join(ROOT, ".jupyter", "kernels", "tslab", "kernel.json"), "utf8")) as { argv: string[] };
+    return spec.argv.includes("--snapshot-blob");
+  } catch {
+    return false;
+  }
 }
