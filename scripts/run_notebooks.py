@@ -6,7 +6,7 @@ The one notebook runner of the project: `npm run handouts` and `test/notebooks.t
     /usr/bin/python3 scripts/run_notebooks.py [--jobs N] [--html-dir DIR] [--summary FILE] [--timeout S] NB.ipynb ...
 
 Every notebook gets a fresh kernel. Kernels for the next notebooks are started while the current one's cells run (a
-tslab kernel takes 1.5-2 s of one core to start, mostly TypeScript parsing and binding its declaration files), so on
+tslab kernel takes about 1.5 s to start from its startup snapshot, scripts/kernel-snapshot.cjs, 1.8 s without), so on
 two cores the starts hide behind the notebooks: --ahead N kernels per lane (default 2; the short notebooks 07-10 come
 one after another, and one kernel ahead left their starts in the open, bench/RESULTS.md Stop 16). The kernels ahead
 come up one after another (each once the one before it is up), not all at once. --no-start-ahead (--ahead 0) starts
