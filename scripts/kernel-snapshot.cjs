@@ -3,7 +3,7 @@
 // (lib.es2022, @types/node, …: 2.9 M characters). `node --build-snapshot` runs that once and saves the heap; a kernel
 // started from the blob begins with TypeScript loaded and those files parsed and bound (bench/RESULTS.md, Stop 19).
 //
-//   buildKernelSnapshot()  builds .cache/kernel/<key>.blob for this Node (≈ 3 s; scripts/setup.mjs calls it)
+//   buildKernelSnapshot()  builds .cache/tslab-kernel/<key>.blob for this Node (≈ 4 s; scripts/setup.mjs calls it)
 //   kernelSnapshotBlob()   the blob for this Node, TypeScript and tslab, or null (the kernel spec then starts tslab
 //                          the ordinary way: scripts/project.mjs kernelSpec)
 //
@@ -30,7 +30,8 @@ function tslabPaths() {
   return { main, ts, bin: path.join(path.dirname(main), "..", "bin", "tslab") };
 }
 
-/** What the blob depends on beyond the declarations' texts: this Node binary, TypeScript, tslab, this file. */
+/** What the blob depends on beyond the declarations' texts: this Node binary, TypeScript, tslab, this file and
+ * kernel-startup.cjs. */
 function snapshotKey(p) {
   const stamp = (f) => {
     const s = fs.statSync(f);

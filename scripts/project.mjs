@@ -96,7 +96,7 @@ export function kernelSpec(blob = kernelSnapshot.kernelSnapshotBlob()) {
   };
 }
 
-/** Builds the kernel's startup snapshot when it is missing for this Node (≈ 3 s once): what set-up reports. */
+/** Builds the kernel's startup snapshot when it is missing for this Node (≈ 4 s once): what set-up reports. */
 export function buildKernelSnapshot() {
   const r = kernelSnapshot.buildKernelSnapshot();
   if (!r.blob) return `kernel snapshot not used (${r.reason})`;

@@ -2,8 +2,8 @@
 // handed back to TypeScript only when its name, text and language version are the ones it was parsed with; the
 // kernel spec names a blob only when one was built for this Node, TypeScript and tslab; and a kernel started from
 // it, through Jupyter, runs cells with most of its declaration files taken from the snapshot and errors with their
-// stacks as in a plain kernel (a type error in a cell
-// is still reported: test/notebooks.test.ts runs its fixtures in whatever kernel the spec names).
+// stacks as in a plain kernel (a type error in a cell is still reported: test/notebooks.test.ts runs its fixtures
+// in whatever kernel the spec names).
 import * as path from "path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { PYTHON, ROOT, RUNNER, ensureKernelSpec, runProcess } from "./support/processes";
