@@ -351,6 +351,47 @@ describe("gateway prefix scorer", () => {
     expect(r.lastScores.map((s) => s.prefix)).toEqual([0.75, 0.5]);
   });
 
+  it("its index is an LRU per pod: the same blocks held as a plain LRU list over a long random use (queues grown and compacted)", () => {
+    for (const capacity of [1, 7, 40, 300]) {
+      const r = rng(`gateway LRU ${capacity}`);
+      const pods = 3;
+      const index = new BlockLruIndex(pods, capacity);
+      // the reference: per pod, a Map in use order (a re-used block moves to the back; the front is evicted)
+      const lru = Array.from({ length: pods }, () => new Map<number, true>());
+      const ids = capacity * 3 + 5;
+      for (let call = 0; call < 400; call++) {
+        const pod = r.int(pods);
+        const blocks = Array.from({ length: 1 + r.int(24) }, () => r.int(ids));
+        index.add(blocks, pod);
+        for (const id of blocks) {
+          lru[pod].delete(id);
+          lru[pod].set(id, true);
+          if (lru[pod].size > capacity) lru[pod].delete(lru[pod].keys().next().value as number);
+        }
+        for (let p = 0; p < pods; p++) {
+          expect(index.sizes[p], `capacity ${capacity}, call ${call}, pod ${p}`).toBe(lru[p].size);
+          let held = "";
+          let want = "";
+          for (let id = 0; id < ids; id++) {
+            held += index.holds(p, id) ? "1" : "0";
+            want += lru[p].has(id) ? "1" : "0";
+          }
+          expect(held, `capacity ${capacity}, call ${call}, pod ${p}: blocks held`).toBe(want);
+        }
+      }
+      // the match counts, per pod, the blocks it holds before the first block no pod holds
+      const probe = Array.from({ length: 30 }, (_, k) => k % ids);
+      const out = new Float64Array(pods);
+      index.match(probe, out);
+      const expected = new Float64Array(pods);
+      for (const id of probe) {
+        if (!lru.some((m) => m.has(id))) break;
+        lru.forEach((m, p) => (expected[p] += m.has(id) ? 1 : 0));
+      }
+      expect(Array.from(out)).toEqual(Array.from(expected));
+    }
+  });
+
   it("its index forgets a pod's least recent blocks beyond the pod's capacity in blocks", () => {
     const r = new GatewayPrefixScorer(1, rng(1), CAPACITY, { capacityTokens: 500 }); // 31 blocks
     for (let k = 0; k < 4; k++) r.route({ ...request([[50 + k, 200]]) }, view(1, { now: k })); // 12 blocks each

@@ -128,6 +128,16 @@ describe("Mooncake / aiperf trace loader", () => {
     expect(back.message).toMatch(/line 3: field timestamp: 400 ms is earlier than line 2's 900 ms/);
   });
 
+  it("keeps a block's size and first line for large ids as for small ones (ids past 2^24 are looked up another way)", async () => {
+    const big = 2 ** 40 + 1;
+    for (const id of [3, 70_000, big]) {
+      const e = await failure(write("sizes.jsonl", [line(100, 600, 10, [0, id]), line(200, 600, 10, [0, 5]), line(300, 1000, 4, [0, id])].join("\n")));
+      expect(e.message, `id ${id}`).toMatch(new RegExp(`line 3: field hash_ids\\[1\\]: block ${id} holds 488 tokens here but 88 on line 1`));
+      const ok = parseMooncakeText([line(100, 600, 10, [0, id]), line(300, 600, 4, [0, id])].join("\n"));
+      expect(ok.maxBlockId, `id ${id}`).toBe(id);
+    }
+  });
+
   it("lists every bad line (up to 10 in the message), and skips them only when asked", async () => {
     const lines = [line(0, 600, 10, [0, 1])];
     for (let i = 1; i <= 12; i++) lines.push(i % 2 ? line(i * 10, -1, 1, []) : line(i * 10, 600, 1, [0, 1]));

@@ -98,9 +98,11 @@ export class BlockLruIndex {
   /** block id → bit mask of the pods holding it */
   private masks: Int32Array = new Int32Array(1024);
   readonly sizes: number[] = [];
-  private readonly queueBlock: number[][] = [];
-  private readonly queueStamp: number[][] = [];
+  // per pod, the use queue: entries [head, tail) of two typed arrays (block, stamp), grown by doubling
+  private readonly queueBlock: Int32Array[] = [];
+  private readonly queueStamp: Int32Array[] = [];
   private readonly head: number[] = [];
+  private readonly tail: number[] = [];
   private stamp = 0;
   evictions = 0;
 
@@ -109,9 +111,10 @@ export class BlockLruIndex {
     for (let p = 0; p < podCount; p++) {
       this.stamps.push(new Int32Array(1024));
       this.sizes.push(0);
-      this.queueBlock.push([]);
-      this.queueStamp.push([]);
+      this.queueBlock.push(new Int32Array(256));
+      this.queueStamp.push(new Int32Array(256));
       this.head.push(0);
+      this.tail.push(0);
     }
   }
 
@@ -138,28 +141,56 @@ export class BlockLruIndex {
     return out;
   }
 
-  /** Add(hashes, pod): each block becomes the pod's most recent, in order; beyond capacity the least recent goes. */
+  /** Add(hashes, pod): each block becomes the pod's most recent, in order; beyond capacity the least recent goes.
+   * (The tables are grown once for the largest id and the counters kept in locals: this loop runs for every block
+   * of every routed prompt — up to 256 a request — and was a sixth of 06.1's time.) */
   add(blocks: readonly number[], pod: number): void {
-    const qb = this.queueBlock[pod];
-    const qs = this.queueStamp[pod];
-    const bit = 1 << pod;
-    for (const id of blocks) {
-      let st = (this.stamps[pod] = grown(this.stamps[pod], id));
-      this.masks = grown(this.masks, id);
-      if (st[id] === 0) this.sizes[pod]++;
-      const t = ++this.stamp;
-      st[id] = t;
-      qb.push(id);
-      qs.push(t);
-      this.masks[id] |= bit;
-      if (this.sizes[pod] > this.capacityBlocks) {
-        this.evictOldest(pod);
-        st = this.stamps[pod];
+    let top = -1;
+    for (let k = 0; k < blocks.length; k++) if (blocks[k] > top) top = blocks[k];
+    if (top >= 0) {
+      const st = (this.stamps[pod] = grown(this.stamps[pod], top));
+      const masks = (this.masks = grown(this.masks, top));
+      let end = this.tail[pod];
+      if (end + blocks.length > this.queueBlock[pod].length) this.growQueue(pod, end + blocks.length);
+      const qb = this.queueBlock[pod];
+      const qs = this.queueStamp[pod];
+      const bit = 1 << pod;
+      const capacity = this.capacityBlocks;
+      let size = this.sizes[pod];
+      for (let k = 0; k < blocks.length; k++) {
+        const id = blocks[k];
+        if (st[id] === 0) size++;
+        const t = ++this.stamp;
+        st[id] = t;
+        qb[end] = id;
+        qs[end] = t;
+        end++;
+        masks[id] |= bit;
+        if (size > capacity) {
+          this.tail[pod] = end;
+          this.evictOldest(pod);
+          size--;
+        }
       }
+      this.tail[pod] = end;
+      this.sizes[pod] = size;
     }
-    if (qb.length - this.head[pod] > 4 * this.capacityBlocks + 64) this.compact(pod);
+    if (this.tail[pod] - this.head[pod] > 4 * this.capacityBlocks + 64) this.compact(pod);
   }
 
+  /** Room for `need` entries in the pod's queue (doubling; entries kept). */
+  private growQueue(pod: number, need: number): void {
+    let size = this.queueBlock[pod].length;
+    while (size < need) size *= 2;
+    const qb = new Int32Array(size);
+    const qs = new Int32Array(size);
+    qb.set(this.queueBlock[pod].subarray(0, this.tail[pod]));
+    qs.set(this.queueStamp[pod].subarray(0, this.tail[pod]));
+    this.queueBlock[pod] = qb;
+    this.queueStamp[pod] = qs;
+  }
+
+  /** Evicts the pod's least recent block (the caller counts the size down). */
   private evictOldest(pod: number): void {
     const st = this.stamps[pod];
     const qb = this.queueBlock[pod];
@@ -169,7 +200,6 @@ export class BlockLruIndex {
     const oldest = qb[i];
     this.head[pod] = i + 1;
     st[oldest] = 0;
-    this.sizes[pod]--;
     this.masks[oldest] &= ~(1 << pod);
     this.evictions++;
   }
@@ -180,15 +210,14 @@ export class BlockLruIndex {
     const qb = this.queueBlock[pod];
     const qs = this.queueStamp[pod];
     let k = 0;
-    for (let i = this.head[pod]; i < qb.length; i++) {
+    for (let i = this.head[pod], end = this.tail[pod]; i < end; i++) {
       if (st[qb[i]] === qs[i]) {
         qb[k] = qb[i];
         qs[k] = qs[i];
         k++;
       }
     }
-    qb.length = k;
-    qs.length = k;
+    this.tail[pod] = k;
     this.head[pod] = 0;
   }
 
