@@ -2,7 +2,7 @@
 // without; a throwing call surfaces the genuine exception; simulateMany gives what simulateCluster gives.
 import * as path from "path";
 import { afterAll, describe, expect, it } from "vitest";
-import { closeParallelPool, defaultThreads, mapParallel, parallelStatus, parallelTask, SMALL_MACHINE_MIN_TASKS, threadsFor } from "../lib/core/parallel";
+import { closeParallelPool, defaultThreads, mapParallel, parallelStatus, parallelTask, SMALL_MACHINE_MIN_TASKS, SMALL_MACHINE_MIN_WORK, threadsFor } from "../lib/core/parallel";
 import { simulateCluster } from "../lib/cluster/simulate";
 import { simulateMany, simulateSummary } from "../lib/cluster/sweep";
 import { configurationRun } from "../lib/cluster/preble/runs";
@@ -91,7 +91,7 @@ describe("mapParallel", () => {
     }
   });
 
-  it("the default: CPUs − 1 from 4 CPUs up; on 2–3 CPUs two threads only for a call of ≥ 16 tasks; one on 1 CPU", () => {
+  it("the default: CPUs − 1 from 4 CPUs up; on 2–3 CPUs two threads only for a call of ≥ 16 tasks (and ≥ 90,000 simulated requests when it says); one on 1 CPU", () => {
     expect(SMALL_MACHINE_MIN_TASKS).toBe(16);
     expect(threadsFor(8, 3)).toBe(7);
     expect(threadsFor(4, 1000)).toBe(3);
@@ -104,6 +104,14 @@ describe("mapParallel", () => {
     expect(threadsFor(2, 3, "2")).toBe(2);
     expect(threadsFor(16, 3, "1")).toBe(1);
     expect(threadsFor(2, 3, "zwei")).toBe(1);
+    // a call that says its work (simulated requests): on 2–3 CPUs a worker only from SMALL_MACHINE_MIN_WORK up
+    expect(SMALL_MACHINE_MIN_WORK).toBe(90_000);
+    expect(threadsFor(2, 16, undefined, 90_000)).toBe(2);
+    expect(threadsFor(2, 16, undefined, 89_999)).toBe(1);
+    expect(threadsFor(3, 100, undefined, 21_000)).toBe(1);
+    expect(threadsFor(2, 15, undefined, 1e6)).toBe(1);
+    expect(threadsFor(4, 16, undefined, 10)).toBe(3);
+    expect(threadsFor(2, 16, "2", 10)).toBe(2);
     expect(threadsFor(2, 3, "0")).toBe(1);
   });
 

@@ -53,5 +53,6 @@ export function simulateMany(runs: readonly ClusterOptions[], progress?: (done: 
   const plain = runs.every((o) => typeof o.router !== "function" && !(typeof o.router === "object" && o.router !== null && "route" in o.router) && typeof o.localPolicy !== "function");
   // Longer runs first, so the last one to finish is a short one.
   const weights = runs.map((o) => o.requestCount ?? (typeof o.workload === "object" ? o.workload.requests.length : o.requests?.length ?? 1000));
-  return mapParallel(SIMULATE_TASK, runs.map((o) => [o] as [ClusterOptions]), { weights, threads: plain ? undefined : 1, onResult: progress ? (_, done, total) => progress(done, total) : undefined });
+  const work = weights.reduce((a, b) => a + b, 0);
+  return mapParallel(SIMULATE_TASK, runs.map((o) => [o] as [ClusterOptions]), { weights, work, threads: plain ? undefined : 1, onResult: progress ? (_, done, total) => progress(done, total) : undefined });
 }

@@ -12,9 +12,9 @@
 // TypeScript under vitest, a bundle, a browser — or starting one fails, every call runs in the calling thread, with
 // the same results. Workers stay alive (unref'd, so they never keep a process alive) and are reused by later calls.
 //
-// How many threads: see defaultThreads() — on the 2-vCPU bench machine two for a call of 16 tasks or more and the
-// calling thread alone for fewer (a worker pays only once it is warm: bench/RESULTS.md, Stop 17); LECTURE_THREADS=N
-// overrides.
+// How many threads: see defaultThreads() — on the 2-vCPU bench machine two for a call of 16 tasks or more (and of
+// 90,000 simulated requests or more, when the call says its work) and the calling thread alone otherwise (a worker
+// pays only once it is warm: bench/RESULTS.md, Stops 17 and 20); LECTURE_THREADS=N overrides.
 //
 // Arguments and results cross threads by structured clone: pass and return plain data (numbers, strings, arrays,
 // plain objects); class instances lose their prototype (a ClusterResult's records would lose their getters), so a
@@ -38,6 +38,9 @@ export interface ParallelOptions {
   threads?: number;
   /** relative cost of each call (same order as argsList): the most expensive start first; default all equal */
   weights?: readonly number[];
+  /** the whole call's work in simulated requests, when the caller knows it (simulateMany: its runs' request
+   * counts): on a 2–3 CPU machine a call of less than SMALL_MACHINE_MIN_WORK runs in the calling thread */
+  work?: number;
   /** called in the calling thread as results arrive (completion order; results are still returned in order) */
   onResult?: (index: number, done: number, total: number) => void;
 }
@@ -76,6 +79,13 @@ let callCounter = 0;
  * LECTURE_THREADS says otherwise): there a worker pays only once it is warm (bench/RESULTS.md, Stop 17). */
 export const SMALL_MACHINE_MIN_TASKS = 16;
 
+/** …and so do calls that say their work is less than this many simulated requests: a worker's first runs are
+ * several times slower than its later ones (its JIT compiles the engine while it runs: a 12,800-request tool-calling
+ * run takes ≈ 310 ms the first time in a thread and ≈ 45–70 ms by the fourth), so on two vCPUs a worker started
+ * for a smaller call costs more CPU than it saves — the collection ran with 7 CPU s less on one thread, only 03.1
+ * (≈ 330,000 + 280,000 requests) was slower (bench/RESULTS.md, Stop 20). */
+export const SMALL_MACHINE_MIN_WORK = 90_000;
+
 function cpuCount(): number {
   const o = os as unknown as { availableParallelism?: () => number };
   return Math.max(1, o.availableParallelism ? o.availableParallelism() : os.cpus().length);
@@ -83,20 +93,23 @@ function cpuCount(): number {
 
 /** Threads mapParallel uses by default for a call of `tasks` tasks: LECTURE_THREADS if set (≥ 1); else one per
  * CPU but one (left to V8's garbage-collector threads and the kernel) on machines with 4 CPUs or more; on 2–3 CPUs
- * two threads for a call of at least SMALL_MACHINE_MIN_TASKS tasks and the calling thread alone for a smaller one.
+ * two threads for a call of at least SMALL_MACHINE_MIN_TASKS tasks — and of at least SMALL_MACHINE_MIN_WORK simulated
+ * requests when the call says its work (`work`) — and the calling thread alone for a smaller one.
  * Measured on the 2-vCPU bench machine (bench/RESULTS.md, Stop 17): with its worker warm (JIT-compiled by earlier
  * calls), 03.1's 162 runs took 2.0–2.1 s on two threads against 3.0 s on one; a worker's first call is no faster
  * than the calling thread alone (it loads the library and compiles it), so a few short runs are not worth one. */
-export function defaultThreads(tasks = Infinity): number {
-  return threadsFor(cpuCount(), tasks, process.env.LECTURE_THREADS);
+export function defaultThreads(tasks = Infinity, work?: number): number {
+  return threadsFor(cpuCount(), tasks, process.env.LECTURE_THREADS, work);
 }
 
-/** defaultThreads' rule on a machine of `cpus` CPUs, for a call of `tasks` tasks, with LECTURE_THREADS = `env`. */
-export function threadsFor(cpus: number, tasks: number, env?: string): number {
+/** defaultThreads' rule on a machine of `cpus` CPUs, for a call of `tasks` tasks (and `work` simulated requests, if
+ * known), with LECTURE_THREADS = `env`. */
+export function threadsFor(cpus: number, tasks: number, env?: string, work?: number): number {
   const fixed = Number(env);
   if (env !== undefined && env !== "" && Number.isInteger(fixed) && fixed >= 1) return fixed;
   if (cpus >= 4) return cpus - 1;
-  return cpus >= 2 && tasks >= SMALL_MACHINE_MIN_TASKS ? 2 : 1;
+  const bigEnough = tasks >= SMALL_MACHINE_MIN_TASKS && (work === undefined || work >= SMALL_MACHINE_MIN_WORK);
+  return cpus >= 2 && bigEnough ? 2 : 1;
 }
 
 /** Why workers are not used here (null when they are, or have not been tried yet), and the last error a worker
@@ -201,7 +214,7 @@ export async function closeParallelPool(): Promise<void> {
 export function mapParallel<A extends unknown[], R>(task: ParallelTask<A, R>, argsList: readonly A[], options: ParallelOptions = {}): R[] {
   const n = argsList.length;
   const results: R[] = new Array(n);
-  const threads = Math.max(1, Math.min(options.threads ?? defaultThreads(n), n));
+  const threads = Math.max(1, Math.min(options.threads ?? defaultThreads(n, options.work), n));
   let done = 0;
   const finish = (i: number, value: R) => {
     results[i] = value;

@@ -59,5 +59,11 @@ const REPLAY_TASK = parallelTask(__filename, "replayRun", replayRun);
 /** Every job over the worker threads (results in order, identical to running them here one after another), with a
  * progress line. */
 export function replayRuns(jobs: readonly ReplayJob[], progress?: (message: string) => void): ClusterMetrics[] {
-  return mapParallel(REPLAY_TASK, jobs.map((j) => [j] as [ReplayJob]), { onResult: progress ? (_, done, total) => progress(`06.4：已完成 ${done}/${total} 次重放`) : undefined });
+  // the work in simulated requests: each replay simulates its window's requests
+  let work = 0;
+  if (jobs.length > 0) {
+    const trace = loadMooncakeConversation();
+    for (const j of jobs) work += traceWindow(trace, j.fromMinute, j.minutes).count;
+  }
+  return mapParallel(REPLAY_TASK, jobs.map((j) => [j] as [ReplayJob]), { work, onResult: progress ? (_, done, total) => progress(`06.4：已完成 ${done}/${total} 次重放`) : undefined });
 }
