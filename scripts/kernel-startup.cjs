@@ -21,6 +21,8 @@
 //    caller's output pipe open (`npm run handouts | tail` would hang). The launcher passes its pid as
 //    JPY_PARENT_PID; when the kernel's parent is no longer that process, the kernel exits.
 // 5. A V8 code cache of TypeScript and tslab (below; scripts/kernel-code-cache.cjs): written after the warm-up of 3.
+// 6. One TypeScript program update per cell instead of tslab's two (scripts/tslab-convert-patch.cjs): the cell's
+//    top-level names come from its file bound on its own. L11_CONVERT_PATCH=off turns it off.
 "use strict";
 const fs = require("fs");
 const path = require("path");
@@ -40,6 +42,15 @@ function installCodeCache() {
     return require("./kernel-code-cache.cjs").install({ dir: path.join(ROOT, ".cache", "v8-code"), roots });
   } catch {
     return null; // no node_modules yet: nothing to cache
+  }
+}
+
+// 6. Installed after the code cache, so the patched converter is compiled (and cached) through it.
+if (!IN_WORKER) {
+  try {
+    require("./tslab-convert-patch.cjs").install();
+  } catch {
+    // the kernel works as plain tslab
   }
 }
 
