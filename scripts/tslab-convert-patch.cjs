@@ -15,12 +15,8 @@ const fs = require("fs");
 const Module = require("module");
 const path = require("path");
 
-const ORIGINAL = `    function convert(prevDecl, src) {
-        updateContent(prevDecl, src);
-        let declsFile = builder.getSourceFile(declFilename);
-        let srcFile = builder.getSourceFile(srcFilename);
-        const locals = srcFile.locals;
-        const keys = new Set();
+// tslab's lines from the cell's names to the export suffix, kept as they are in both versions
+const KEYS = `        const keys = new Set();
         if (locals) {
             locals.forEach((_, key) => {
                 keys.add(key);
@@ -31,7 +27,14 @@ const ORIGINAL = `    function convert(prevDecl, src) {
             // TODO: Disallow "export" in the input.
             const suffix = "\\nexport {" + Array.from(keys).join(", ") + "}";
             updateContent(prevDecl, src + suffix);
-            declsFile = builder.getSourceFile(declFilename);
+`;
+
+const ORIGINAL = `    function convert(prevDecl, src) {
+        updateContent(prevDecl, src);
+        let declsFile = builder.getSourceFile(declFilename);
+        let srcFile = builder.getSourceFile(srcFilename);
+        const locals = srcFile.locals;
+${KEYS}            declsFile = builder.getSourceFile(declFilename);
             srcFile = builder.getSourceFile(srcFilename);
         }
 `;
@@ -49,18 +52,7 @@ const PATCHED = `    function convert(prevDecl, src) {
             updateContent(prevDecl, src);
             locals = builder.getSourceFile(srcFilename).locals;
         }
-        const keys = new Set();
-        if (locals) {
-            locals.forEach((_, key) => {
-                keys.add(key);
-            });
-        }
-        if (keys.size > 0) {
-            // Export all local variables.
-            // TODO: Disallow "export" in the input.
-            const suffix = "\\nexport {" + Array.from(keys).join(", ") + "}";
-            updateContent(prevDecl, src + suffix);
-        } else if (alone) {
+${KEYS}        } else if (alone) {
             updateContent(prevDecl, src);
         }
         let declsFile = builder.getSourceFile(declFilename);

@@ -81,7 +81,7 @@ export const SMALL_MACHINE_MIN_TASKS = 16;
 
 /** …and so do calls that say their work is less than this many simulated requests: a worker's first runs are
  * several times slower than its later ones (its JIT compiles the engine while it runs: a 12,800-request tool-calling
- * run takes ≈ 310 ms the first time in a thread and ≈ 45–70 ms by the fourth), so on two vCPUs a worker started
+ * run takes ≈ 310 ms the first time in a thread and ≈ 70 ms the fourth time), so on two vCPUs a worker started
  * for a smaller call costs more CPU than it saves — the collection ran with 7 CPU s less on one thread, only 03.1
  * (≈ 330,000 + 280,000 requests) was slower (bench/RESULTS.md, Stop 20). */
 export const SMALL_MACHINE_MIN_WORK = 90_000;

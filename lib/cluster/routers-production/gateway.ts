@@ -15,6 +15,7 @@ import type { ClusterView, Router, RouterContext } from "../routers";
 import { registerRouter } from "../routers";
 import type { ClusterRequest } from "../workloads";
 import { RadixNode, RadixTree, SegmentLike } from "../radix-tree";
+import { grownToHold } from "../../core/typed-arrays";
 
 export interface GatewayScorerOptions {
   queueWeight: number;
@@ -73,14 +74,6 @@ export function prefixScore(matchedTokens: number, promptTokens: number, blockTo
   const total = Math.min(Math.floor(promptTokens / blockTokens), maxBlocks);
   if (total === 0) return 0;
   return Math.min(Math.floor(matchedTokens / blockTokens), total) / total;
-}
-
-/** Grows a typed array to hold index `i`. */
-function grown(a: Int32Array, i: number): Int32Array {
-  if (i < a.length) return a;
-  const b = new Int32Array(Math.max(i + 1, 2 * a.length));
-  b.set(a);
-  return b;
 }
 
 /** The prefix plugin's indexer (indexer.go): per pod an LRU of block hashes, and hash → the pods holding it. A block
@@ -148,12 +141,11 @@ export class BlockLruIndex {
     let top = -1;
     for (let k = 0; k < blocks.length; k++) if (blocks[k] > top) top = blocks[k];
     if (top >= 0) {
-      const st = (this.stamps[pod] = grown(this.stamps[pod], top));
-      const masks = (this.masks = grown(this.masks, top));
+      const st = (this.stamps[pod] = grownToHold(this.stamps[pod], top));
+      const masks = (this.masks = grownToHold(this.masks, top));
       let end = this.tail[pod];
-      if (end + blocks.length > this.queueBlock[pod].length) this.growQueue(pod, end + blocks.length);
-      const qb = this.queueBlock[pod];
-      const qs = this.queueStamp[pod];
+      const qb = (this.queueBlock[pod] = grownToHold(this.queueBlock[pod], end + blocks.length - 1));
+      const qs = (this.queueStamp[pod] = grownToHold(this.queueStamp[pod], end + blocks.length - 1));
       const bit = 1 << pod;
       const capacity = this.capacityBlocks;
       let size = this.sizes[pod];
@@ -176,18 +168,6 @@ export class BlockLruIndex {
       this.sizes[pod] = size;
     }
     if (this.tail[pod] - this.head[pod] > 4 * this.capacityBlocks + 64) this.compact(pod);
-  }
-
-  /** Room for `need` entries in the pod's queue (doubling; entries kept). */
-  private growQueue(pod: number, need: number): void {
-    let size = this.queueBlock[pod].length;
-    while (size < need) size *= 2;
-    const qb = new Int32Array(size);
-    const qs = new Int32Array(size);
-    qb.set(this.queueBlock[pod].subarray(0, this.tail[pod]));
-    qs.set(this.queueStamp[pod].subarray(0, this.tail[pod]));
-    this.queueBlock[pod] = qb;
-    this.queueStamp[pod] = qs;
   }
 
   /** Evicts the pod's least recent block (the caller counts the size down). */
