@@ -63,21 +63,52 @@ function reuseParsed(files, stats, fileName, text, languageVersionOrOptions) {
   return sf;
 }
 
+/** TypeScript's text as the snapshot loads it, two lines changed (throws when this TypeScript's text is not the one
+ * they fit: the blob is then not built and kernels start the plain way, with TypeScript as installed).
+ *  1. createSourceFile first asks reuseParsed for a declaration file parsed into the snapshot.
+ *  2. A program update keeps the old program's structure when a changed file imports the same set of module names
+ *     as before, in another number or order. tslab passes the notebook's earlier cells as a declaration file, and
+ *     each cell adds `import("./lib/index").…` type references to it: TypeScript compared the import lists entry by
+ *     entry, found one more, and rebuilt the program — every file's imports resolved again, ≈ 170 file-system probes
+ *     — for nearly every cell. With the same names the next check of the same function does the rest as before: it
+ *     resolves the changed file's imports and keeps the structure only if every resolution is the one the old
+ *     program had (a name never imported there, or resolving elsewhere, still rebuilds). The outputs, declarations
+ *     and diagnostics of every cell are unchanged (test/kernel-snapshot.test.ts); a cell converts in ≈ 10% less
+ *     time (bench/RESULTS.md, Stop 21).
+ * Serialised into the snapshot's entry with toString: it may use nothing from this file. */
+function patchTypeScript(source) {
+  const once = (text, anchor, replacement, what) => {
+    const at = text.indexOf(anchor);
+    if (at < 0 || text.indexOf(anchor, at + 1) >= 0) throw new Error(`TypeScript's ${what} not found once: this TypeScript cannot be snapshotted`);
+    return text.slice(0, at) + replacement + text.slice(at + anchor.length);
+  };
+  const head = "  function createSourceFile(fileName, sourceText, languageVersionOrOptions, setParentNodes = false, scriptKind) {";
+  const hook = "    const parsed = globalThis.__l11ParsedDeclaration && globalThis.__l11ParsedDeclaration(fileName, sourceText, languageVersionOrOptions); if (parsed) return parsed;";
+  const imports = "            if (!arrayIsEqualTo(oldSourceFile.imports, newSourceFile.imports, moduleNameIsEqualTo)) {";
+  const equal = "    function moduleNameIsEqualTo(a, b) {";
+  // every name of each list is one of the other's, by TypeScript's own equality of module names
+  const sameNames = [
+    "    function l11SameModuleNames(a = [], b = []) {",
+    "      const within = (xs, ys) => xs.every((x) => ys.some((y) => moduleNameIsEqualTo(x, y)));",
+    "      return within(a, b) && within(b, a);",
+    "    }",
+  ].join("\n");
+  let out = once(source, head, `${head}\n${hook}`, "createSourceFile");
+  out = once(out, imports, "            if (!arrayIsEqualTo(oldSourceFile.imports, newSourceFile.imports, moduleNameIsEqualTo) && !l11SameModuleNames(oldSourceFile.imports, newSourceFile.imports)) {", "import comparison in tryReuseStructureFromOldProgram");
+  return once(out, equal, `${sameNames}\n${equal}`, "moduleNameIsEqualTo");
+}
+
 /** The snapshot's entry, run by `node --build-snapshot` (where only Node's own modules can be required): loads
  * TypeScript with the one added line, parses and binds every declaration file of tslab's converter, and names the
  * function a kernel started from the blob runs. Serialised with toString: it may use nothing from this file. */
-function entry(TS, TSLAB_BIN, KERNEL_STARTUP, NOTEBOOKS, ROOT, reuseParsed) {
+function entry(TS, TSLAB_BIN, KERNEL_STARTUP, NOTEBOOKS, ROOT, reuseParsed, patchTypeScript) {
   const fs = require("fs");
   const path = require("path");
   const vm = require("vm");
   const Module = require("module");
   const v8 = require("v8");
-  const head = "  function createSourceFile(fileName, sourceText, languageVersionOrOptions, setParentNodes = false, scriptKind) {";
-  const source = fs.readFileSync(TS, "utf8");
-  if (!source.includes(head)) throw new Error("TypeScript's createSourceFile not found: this TypeScript cannot be snapshotted");
-  const hook = "    const parsed = globalThis.__l11ParsedDeclaration && globalThis.__l11ParsedDeclaration(fileName, sourceText, languageVersionOrOptions); if (parsed) return parsed;";
   const mod = { exports: {} };
-  vm.runInThisContext(Module.wrap(source.replace(head, `${head}\n${hook}`)), { filename: TS }).call(mod.exports, mod.exports, (id) => require(id), mod, TS, path.dirname(TS));
+  vm.runInThisContext(Module.wrap(patchTypeScript(fs.readFileSync(TS, "utf8"))), { filename: TS }).call(mod.exports, mod.exports, (id) => require(id), mod, TS, path.dirname(TS));
   const ts = mod.exports;
   // tslab's converter options for Node ≥ 18 (tslab/dist/converter.js createConverter): the same files, the same target
   const options = {
@@ -109,7 +140,7 @@ function entry(TS, TSLAB_BIN, KERNEL_STARTUP, NOTEBOOKS, ROOT, reuseParsed) {
     // no stack, and tslab prints a thrown error as "[TypeError: …]" instead of "TypeError: …" (the grader reads it)
     if (typeof Error.stackTraceLimit !== "number") Error.stackTraceLimit = 10; // Node's default
     // what a cell can read: how many declaration files the snapshot holds and how many the kernel took from it
-    const stats = (globalThis.__l11SnapshotStats = { files: files.size, reused: 0 });
+    const stats = (globalThis.__l11SnapshotStats = { files: files.size, reused: 0, importsReuse: true });
     globalThis.__l11ParsedDeclaration = (fileName, text, o) => reuseParsed(files, stats, fileName, text, o);
     const M = require("module");
     const m = new M(TS);
@@ -137,7 +168,7 @@ function buildKernelSnapshot() {
   for (const f of fs.readdirSync(DIR)) if (f.endsWith(".blob") || f.endsWith(".tmp")) fs.rmSync(path.join(DIR, f), { force: true });
   const script = path.join(DIR, "entry.js");
   const args = [p.ts, p.bin, KERNEL_STARTUP, NOTEBOOKS, ROOT].map((x) => JSON.stringify(x)).join(", ");
-  fs.writeFileSync(script, `(${entry})(${args}, ${reuseParsed});\n`);
+  fs.writeFileSync(script, `(${entry})(${args}, ${reuseParsed}, ${patchTypeScript});\n`);
   const started = Date.now();
   const tmp = `${blob}.tmp`;
   const r = spawnSync(process.execPath, ["--snapshot-blob", tmp, "--build-snapshot", script], { encoding: "utf8", cwd: NOTEBOOKS });
@@ -149,4 +180,4 @@ function buildKernelSnapshot() {
   return { blob, built: true, seconds: (Date.now() - started) / 1000 };
 }
 
-module.exports = { buildKernelSnapshot, kernelSnapshotBlob, reuseParsed, SNAPSHOT_DIR: DIR };
+module.exports = { buildKernelSnapshot, kernelSnapshotBlob, reuseParsed, patchTypeScript, SNAPSHOT_DIR: DIR };
