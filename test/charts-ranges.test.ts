@@ -36,4 +36,14 @@ describe("chart ranges", () => {
     expect(f.data[1]).toMatchObject({ mode: "lines", name: "SGLang 路由器（2026 版） · 无重启", y: [1, 1], line: { dash: "dot" } });
     expect((f.data[1].line as { color: string }).color).toBe((f.data[0].line as { color: string }).color);
   });
+
+  it("a dotted line equal to its solid one at every point says in its name that it lies under it; one point apart, it does not", () => {
+    const same: Table = { ...t, rows: t.rows.map((r) => ({ ...r, base: r.y })) };
+    const f = lines(same, { x: "x", y: "y", group: "policy", dashed: "base" });
+    expect(f.data[1].name).toBe("SGLang 路由器（2026 版） · 无重启（与实线处处重合）");
+    expect(f.data[3].name).toBe("Dynamo KV 路由器 · 无重启（与实线处处重合）");
+    const g = lines({ ...same, rows: same.rows.map((r, i) => (i === 1 ? { ...r, base: 1.5 } : r)) }, { x: "x", y: "y", group: "policy", dashed: "base" });
+    expect(g.data[1].name).toBe("SGLang 路由器（2026 版） · 无重启");
+    expect(g.data[3].name).toBe("Dynamo KV 路由器 · 无重启（与实线处处重合）");
+  });
 });

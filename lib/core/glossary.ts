@@ -135,6 +135,9 @@ const NAMES: Record<string, string> = {
   poissonArrivals: "泊松到达",
   azureCodeArrivals: "Azure 编程 trace 的到达时刻",
   azureConvArrivals: "Azure 对话 trace 的到达时刻",
+
+  // charts
+  coincidesWithSolid: "与实线处处重合",
 };
 
 /** The reader-facing name of an identifier (policy, workload, configuration, system …); the identifier itself when

@@ -1,5 +1,6 @@
 // Chart builders from a Table: axis titles come from the columns' labels and units.
 import type { Cell, Table } from "../core/table";
+import { displayName } from "../core/glossary";
 import { headerText } from "./table";
 import type { Figure } from "./figure/figure";
 import { seriesLook } from "./figure/palette";
@@ -61,8 +62,12 @@ export function lines(all: Table, o: ChartOptions): Figure {
     const color = o.dashed ? { line: { color: look.color, ...(look.dash !== "solid" ? { dash: look.dash } : {}) }, marker: { color: look.color } } : {};
     data.push({ type: "scatter", mode: o.mode ?? "lines+markers", name: g.name, x: g.rows.map((r) => r[o.x]), y: g.rows.map((r) => r[o.y]), ...errorBars(table, o, g.rows), ...color, ...(named[i] ?? {}) });
     if (o.dashed) {
-      const name = `${g.name ? `${g.name} · ` : ""}${headerText(column(table, o.dashed))}`;
-      data.push({ type: "scatter", mode: "lines", name, x: g.rows.map((r) => r[o.x]), y: g.rows.map((r) => r[o.dashed as string]), line: { color: look.color, dash: "dot" } });
+      const dashed = o.dashed;
+      // a dotted line equal to its solid one everywhere is drawn under it: the legend says so (04.3 when every run
+      // converged), rather than leave the reader looking for it
+      const hidden = g.rows.every((r) => r[dashed] === r[o.y]);
+      const name = `${g.name ? `${g.name} · ` : ""}${headerText(column(table, dashed))}${hidden ? `（${displayName("coincidesWithSolid")}）` : ""}`;
+      data.push({ type: "scatter", mode: "lines", name, x: g.rows.map((r) => r[o.x]), y: g.rows.map((r) => r[dashed]), line: { color: look.color, dash: "dot" } });
     }
   });
   return { data, layout: axes(table, o) };
