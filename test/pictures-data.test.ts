@@ -221,4 +221,29 @@ describe("facetLines' marked points (03.12's chosen GPU, 03.1's overloaded cells
     expect(f.data.filter((d) => d.xaxis === "x" && (d.line as { dash?: string } | undefined)?.dash === "dot").map((d) => [d.name, d.legendgroup, d.showlegend])).toEqual([["GPU 0 · M + P", "0", false], ["GPU 1 · M + P", "1", false]]);
     expect(figureProblems(readableFigure(f))).toEqual([]);
   });
+
+  it("with dashedTitle the dotted lines of each panel get a y axis of their own on its right, over that panel's; without it they share the panel's", () => {
+    const withGap: Table = { ...t, columns: [...t.columns, { key: "gap", label: "差" }], rows: t.rows.map((r) => ({ ...r, gap: 0.01 })) };
+    const f = facetLines(withGap, { facet: "panel", x: "x", y: "y", group: "gpu", dashed: "gap", dashedTitle: "差（秒）" });
+    const dotted = f.data.filter((d) => (d.line as { dash?: string } | undefined)?.dash === "dot" && d.xaxis !== undefined);
+    expect(dotted.map((d) => [d.xaxis, d.yaxis])).toEqual([["x", "y3"], ["x", "y3"], ["x2", "y4"], ["x2", "y4"]]);
+    expect(f.data.filter((d) => d.mode === "lines+markers" && d.xaxis !== undefined).map((d) => d.yaxis)).toEqual(["y", "y", "y2", "y2"]);
+    const layout = f.layout as Record<string, unknown>;
+    expect(layout.yaxis3).toMatchObject({ title: "差（秒）", overlaying: "y", anchor: "x", side: "right", showgrid: false });
+    expect(layout.yaxis4).toMatchObject({ title: "差（秒）", overlaying: "y2", anchor: "x2", side: "right" });
+    // zero at the same height on both axes of a panel: each range from 0 to its own column's largest, padded alike
+    const range = (k: string) => (layout[k] as { range: [number, number] }).range;
+    expect(range("yaxis")).toEqual([-0.08 * 7, 1.08 * 7]);
+    expect(range("yaxis3")[1]).toBeCloseTo(1.08 * 0.01, 12);
+    expect(range("yaxis3")[0] / range("yaxis3")[1]).toBeCloseTo(range("yaxis")[0] / range("yaxis")[1], 12);
+    expect(range("yaxis2")[0] / range("yaxis2")[1]).toBeCloseTo(range("yaxis4")[0] / range("yaxis4")[1], 12);
+    // a negative value: Plotly's own ranges
+    const negative = facetLines({ ...withGap, rows: withGap.rows.map((r, i) => (i === 0 ? { ...r, gap: -1 } : r)) }, { facet: "panel", x: "x", y: "y", group: "gpu", dashed: "gap", dashedTitle: "差（秒）" });
+    expect((negative.layout as Record<string, { range?: unknown }>).yaxis.range).toBeUndefined();
+    expect((negative.layout as Record<string, { range?: unknown }>).yaxis3.range).toBeUndefined();
+    expect(figureProblems(readableFigure(f))).toEqual([]);
+    const shared = facetLines(withGap, { facet: "panel", x: "x", y: "y", group: "gpu", dashed: "gap" });
+    expect(shared.data.filter((d) => (d.line as { dash?: string } | undefined)?.dash === "dot" && d.xaxis !== undefined).map((d) => d.yaxis)).toEqual(["y", "y", "y2", "y2"]);
+    expect((shared.layout as Record<string, unknown>).yaxis3).toBeUndefined();
+  });
 });

@@ -9,7 +9,7 @@ import type { Figure } from "./figure";
 import { seriesLook } from "./palette";
 import { column, errorBars, groups, label, logAxis, type ChartOptions } from "./chart-table";
 
-export type FacetLinesOptions = ChartOptions & { facet: string; columns?: number; markWhen?: string; markName?: string; height?: number; legendTitle?: string; dashedName?: string };
+export type FacetLinesOptions = ChartOptions & { facet: string; columns?: number; markWhen?: string; markName?: string; height?: number; legendTitle?: string; dashedName?: string; dashedTitle?: string };
 
 /** The key entries' colour (a line style, not a series): a dark grey no palette series takes. */
 export const KEY_COLOUR = "#555555";
@@ -40,8 +40,9 @@ function groupNamer(table: Table, key: string | undefined): (name: string) => st
  * other charts; `dashed`, a second column drawn dotted in each group's colour over everything else (hover name
  * `dashedName`, else the column's legend name or header), with two grey key entries in the legend naming the solid
  * and the dotted columns (their legend names; `dashedName` for a dashed column without one). A numeric group
- * column's values are named with its label ("GPU 0"). `height` and `legendTitle` override the grid's height (px) and
- * the group column's header as the legend's title. */
+ * column's values are named with its label ("GPU 0"). `dashedTitle`: the dotted lines get a y axis of their own on
+ * each panel's right, titled so (03.12: M + P is a hundredth of L, and on L's axis its lines lay on zero). `height`
+ * and `legendTitle` override the grid's height (px) and the group column's header as the legend's title. */
 export function facetLines(table: Table, o: FacetLinesOptions): Figure {
   const facetValues = [...new Set(table.rows.map((r) => r[o.facet]))];
   const cols = Math.min(o.columns ?? 3, facetValues.length);
@@ -54,7 +55,8 @@ export function facetLines(table: Table, o: FacetLinesOptions): Figure {
     title: o.title ?? table.title,
     grid: { rows: rowsCount, columns: cols, pattern: "independent", ygap: 0.35, xgap: 0.12 },
     // one legend group a series: Plotly's default gap of 10 px between groups pushed 03.12's entries past the plot
-    legend: o.group ? { title: { text: o.legendTitle ?? headerText(column(table, o.group)) }, tracegroupgap: 2 } : undefined,
+    // (a right-hand axis for the dotted lines takes the legend's usual place: the legend goes further right)
+    legend: o.group ? { title: { text: o.legendTitle ?? headerText(column(table, o.group)) }, tracegroupgap: 2, ...(o.dashed && o.dashedTitle !== undefined ? { x: 1.14, xanchor: "left" } : {}) } : undefined,
     height: o.height ?? 300 * rowsCount + 100,
     margin: { t: 100 },
     annotations: [] as unknown[],
@@ -90,17 +92,36 @@ export function facetLines(table: Table, o: FacetLinesOptions): Figure {
     if (o.markWhen) data.push(...markedPoints(sub, o as FacetLinesOptions & { markWhen: string }, lookOf, axes, firstTime));
     if (o.dashed) {
       const dashedName = o.dashedName ?? legendName(table, o.dashed);
+      // its own axis (ids after the panels'), over the panel's own y axis, on the right
+      const own = o.dashedTitle !== undefined ? String(facetValues.length + i + 1) : null;
+      if (own !== null) layout[`yaxis${own}`] = { title: o.dashedTitle, overlaying: `y${axis}`, anchor: `x${axis}`, side: "right", showgrid: false, zeroline: false, tickmode: "auto", ...(o.logY ? logAxis() : {}), ...sameZero(sub, o.dashed, o.y, o.logY) };
+      const dashedAxes = own !== null ? { xaxis: axes.xaxis, yaxis: `y${own}` } : axes;
       // last, over the crosses and every solid line; in its group's legend group (a click on "GPU 0" hides both lines)
       for (const g of gs) {
         const name = `${g.name ? `${named(g.name)} · ` : ""}${dashedName}`;
-        data.push({ type: "scatter", mode: "lines", name, legendgroup: g.name, showlegend: false, line: { color: lookOf(g.name).color, dash: "dot", width: 2.5 }, x: g.rows.map((r) => r[o.x]), y: g.rows.map((r) => r[o.dashed as string]), ...axes });
+        data.push({ type: "scatter", mode: "lines", name, legendgroup: g.name, showlegend: false, line: { color: lookOf(g.name).color, dash: "dot", width: 2.5 }, x: g.rows.map((r) => r[o.x]), y: g.rows.map((r) => r[o.dashed as string]), ...dashedAxes });
       }
     }
     layout[`xaxis${axis}`] = { title: i === 0 || i >= facetValues.length - cols ? o.xTitle ?? headerText(column(table, o.x)) : "", ...(o.logX ? logAxis() : {}) };
-    layout[`yaxis${axis}`] = { title: i % cols === 0 ? o.yTitle ?? headerText(column(table, o.y)) : "", ...(o.logY ? logAxis() : {}) };
+    layout[`yaxis${axis}`] = { title: i % cols === 0 ? o.yTitle ?? headerText(column(table, o.y)) : "", ...(o.logY ? logAxis() : {}), ...(o.dashed && o.dashedTitle !== undefined ? sameZero(sub, o.y, o.dashed, o.logY) : {}) };
     (layout.annotations as unknown[]).push({ text: `<b>${label(table, o.facet, fv)}</b>`, xref: `x${axis} domain`, yref: `y${axis} domain`, x: 0.5, y: 1.12, showarrow: false, xanchor: "center" });
   });
   return { data, layout: layout as Figure["layout"] };
+}
+
+/** Zero at the same height on a panel's two y axes (a dotted line at 0 on the right axis lay under the left axis's
+ * zero, as if negative): each axis from 0 to its own column's largest value, padded by the same fraction — when both
+ * columns are finite and ≥ 0 on a linear axis (else Plotly's own range). `key`: the axis's column; `other`: the other
+ * axis's. */
+function sameZero(sub: Table, key: string, other: string, log: boolean | undefined): { range?: [number, number] } {
+  if (log) return {};
+  const values = (k: string) => sub.rows.map((r) => r[k]);
+  const ok = (xs: unknown[]) => xs.length > 0 && xs.every((v) => typeof v === "number" && Number.isFinite(v) && v >= 0);
+  const mine = values(key);
+  if (!ok(mine) || !ok(values(other))) return {};
+  const top = Math.max(...(mine as number[])) || 1;
+  const pad = 0.08;
+  return { range: [-pad * top, (1 + pad) * top] };
 }
 
 /** The legend's key to the line styles of a chart with a dashed companion: a grey solid line (with the solid lines'
