@@ -142,7 +142,7 @@ describe("demo 03.12", () => {
     const { facetLines, figureProblems, lectureReading, partOf, readableFigure } = await import("../lib/view");
     const c = partOf(lectureReading(runDemo("03.12", { requestCount: 200, decisions: 10 })), "argminCandidates");
     // the options of notebook 03's cell (code 03, demo 12)
-    const f = facetLines(c, { facet: "reading", x: "explore", y: "Lgap", dashed: "MPgap", dashedName: "M + P", group: "gpu", legendTitle: "GPU（实线 L，点线 M + P）", markWhen: "chosen", columns: 1, height: 420, title: "每块 GPU 比最低的那块多出的 L 与 M + P（叉号 = 被选中的 GPU；M + P 用右边的纵轴）", xTitle: "探索决定序号（热身之后）", yTitle: "L 比最低的多（秒）", dashedTitle: "M + P 比最低的多（秒）" });
+    const f = facetLines(c, { facet: "reading", x: "explore", y: "Lgap", dashed: "MPgap", dashedName: "M + P", group: "gpu", legendTitle: "GPU（实线 L，点线 M + P）", markWhen: "chosen", columns: 1, height: 420, title: "每块 GPU 比最低的那块多出的 L 与 M + P（叉号 = 被选中的 GPU）", xTitle: "探索决定序号（热身之后）", yTitle: "L 比最低的多（秒）", dashedTitle: "M + P 比最低的多（秒）" });
     // before: "0", "0 · M + P" … "3 · M + P", "选中" (nine entries, the last scrolled out of a 420 px chart)
     expect(f.data.filter((d) => d.showlegend === true).map((d) => d.name)).toEqual(["GPU 0", "GPU 1", "GPU 2", "GPU 3", "L（窗口负载）", "M + P（淘汰代价 + 本请求的 prefill）", "被选中的 GPU（L + M + P 最小）"]);
     const dash = (d: Record<string, unknown>) => (d.line as { dash?: string } | undefined)?.dash;
