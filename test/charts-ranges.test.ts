@@ -37,6 +37,17 @@ describe("chart ranges", () => {
     expect((f.data[1].line as { color: string }).color).toBe((f.data[0].line as { color: string }).color);
   });
 
+  it("markWhen hatches the bars of its true rows and says so over the chart; with no true row, neither", () => {
+    const flagged: Table = { ...t, columns: [...t.columns, { key: "overloaded", label: "过载" }], rows: t.rows.map((r, i) => ({ ...r, overloaded: i === 1 })) };
+    const f = bars(flagged, { x: "x", y: "y", group: "policy", markWhen: "overloaded" });
+    expect(f.data.map((d) => (d.marker as { pattern: { shape: string[] } }).pattern.shape)).toEqual([["", "/"], [""]]);
+    const notes = (f.layout as { annotations?: Array<{ text: string }> }).annotations ?? [];
+    expect(notes.map((a) => a.text)).toEqual(["斜线的柱 = 过载"]);
+    const none = bars({ ...flagged, rows: flagged.rows.map((r) => ({ ...r, overloaded: false })) }, { x: "x", y: "y", group: "policy", markWhen: "overloaded" });
+    expect((none.layout as { annotations?: unknown[] }).annotations).toBeUndefined();
+    expect(bars(flagged, { x: "x", y: "y", group: "policy" }).data.every((d) => d.marker === undefined)).toBe(true);
+  });
+
   it("a dotted line equal to its solid one at every point says in its name that it lies under it; one point apart, it does not", () => {
     const same: Table = { ...t, rows: t.rows.map((r) => ({ ...r, base: r.y })) };
     const f = lines(same, { x: "x", y: "y", group: "policy", dashed: "base" });

@@ -138,6 +138,7 @@ const NAMES: Record<string, string> = {
 
   // charts
   coincidesWithSolid: "与实线处处重合",
+  hatchedBars: "斜线的柱",
 };
 
 /** The reader-facing name of an identifier (policy, workload, configuration, system …); the identifier itself when

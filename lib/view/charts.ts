@@ -27,16 +27,21 @@ function axes(table: Table, o: ChartOptions): Figure["layout"] {
   };
 }
 
-/** Grouped bars: x categories, one bar colour per group. */
+/** Grouped bars: x categories, one bar colour per group; with `markWhen`, the bars of its true rows hatched and a
+ * note over the chart saying what the hatching means (a legend entry would be a bar trace of its own, and grouped
+ * bars give every trace a slot in each category). */
 export function bars(all: Table, o: ChartOptions): Figure {
   const table = selected(all, o);
+  const marked = o.markWhen;
   const data: Figure["data"] = groups(table, o.group).map((g) => ({
     type: "bar",
     name: g.name,
     x: g.rows.map((r) => label(table, o.x, r[o.x])),
     y: g.rows.map((r) => r[o.y]),
     ...errorBars(table, o, g.rows),
+    ...(marked ? { marker: { pattern: { shape: g.rows.map((r) => (r[marked] === true ? "/" : "")), solidity: 0.4 } } } : {}),
   }));
+  const hatchNote = marked && table.rows.some((r) => r[marked] === true) ? [{ text: `${displayName("hatchedBars")} = ${headerText(column(table, marked))}`, xref: "paper", yref: "paper", x: 1, y: 1.02, xanchor: "right", yanchor: "bottom", showarrow: false }] : [];
   if (o.mark) {
     const first = groups(table, o.x).map((g) => g.rows[0]);
     data.push(levelMarks(headerText(column(table, o.mark)), first.map((r) => label(table, o.x, r[o.x])), first.map((r) => r[o.mark as string])));
@@ -46,7 +51,7 @@ export function bars(all: Table, o: ChartOptions): Figure {
     // Bars stand on categories even when they look numeric (replicas 2, 4, 8 must not leave gaps at 3, 5, 6, 7).
     layout: (() => {
       const l = axes(table, o) as NonNullable<Figure["layout"]>;
-      return { ...l, xaxis: { ...(l.xaxis ?? {}), type: "category" as const }, barmode: "group" };
+      return { ...l, xaxis: { ...(l.xaxis ?? {}), type: "category" as const }, barmode: "group", ...(hatchNote.length ? { annotations: hatchNote } : {}) };
     })(),
   };
 }

@@ -66,6 +66,8 @@ export interface ChartOptions {
   /** bars(): a column drawn as a short level mark over each x category's bars (e.g. the fair share), named by its
    * header in the legend (the first row of each category gives the value) */
   mark?: string;
+  /** bars(): a boolean column whose true rows are drawn hatched (e.g. overloaded runs), said in a note over the chart */
+  markWhen?: string;
 }
 
 /** The table restricted to the rows a chart asked for. */
