@@ -2,6 +2,7 @@
 import { describe, expect, it } from "vitest";
 import type { Table } from "../lib/core/table";
 import { bars, lines } from "../lib/view/charts";
+import { figureHtml } from "../lib/view/plot";
 
 const t: Table = {
   title: "t",
@@ -46,6 +47,22 @@ describe("chart ranges", () => {
     const none = bars({ ...flagged, rows: flagged.rows.map((r) => ({ ...r, overloaded: false })) }, { x: "x", y: "y", group: "policy", markWhen: "overloaded" });
     expect((none.layout as { annotations?: unknown[] }).annotations).toBeUndefined();
     expect(bars(flagged, { x: "x", y: "y", group: "policy" }).data.every((d) => d.marker === undefined)).toBe(true);
+  });
+
+  it("horizontal bars: categories down the y axis (first at the top, one line each), values and their error bars across, the titles with their axes", () => {
+    const f = bars(t, { x: "policy", y: "y", errorLow: "lo", errorHigh: "hi", horizontal: true, logY: true, xTitle: "路由器" });
+    expect(f.data[0]).toMatchObject({ type: "bar", orientation: "h", y: ["SGLang 路由器（2026 版）", "SGLang 路由器（2026 版）", "Dynamo KV 路由器"], x: [2, 1, 1] });
+    expect(f.data[0].error_x).toEqual({ type: "data", symmetric: false, array: [1, 0.25, 1], arrayminus: [0.5, 0, 0.5] });
+    expect(f.data[0].error_y).toBeUndefined();
+    const layout = f.layout as Record<string, Record<string, unknown>>;
+    expect(layout.yaxis).toMatchObject({ title: "路由器", type: "category", autorange: "reversed", tickvals: ["SGLang 路由器（2026 版）", "Dynamo KV 路由器"] });
+    expect(layout.xaxis).toMatchObject({ title: "延迟（秒）", type: "log" });
+    expect(f.layout?.height).toBe(Math.max(320, 22 * 2 + 160));
+    // upright bars keep the categories across
+    expect(bars(t, { x: "policy", y: "y" }).data[0]).toMatchObject({ x: ["SGLang 路由器（2026 版）", "SGLang 路由器（2026 版）", "Dynamo KV 路由器"] });
+    // the chart's box is as tall as the figure says
+    expect(figureHtml({ ...f, layout: { ...f.layout, height: 640 } })).toContain("height:640px");
+    expect(figureHtml(bars(t, { x: "policy", y: "y" }))).toContain("height:420px");
   });
 
   it("a dotted line equal to its solid one at every point says in its name that it lies under it; one point apart, it does not", () => {

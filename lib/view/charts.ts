@@ -33,14 +33,17 @@ function axes(table: Table, o: ChartOptions): Figure["layout"] {
 export function bars(all: Table, o: ChartOptions): Figure {
   const table = selected(all, o);
   const marked = o.markWhen;
-  const data: Figure["data"] = groups(table, o.group).map((g) => ({
-    type: "bar",
-    name: g.name,
-    x: g.rows.map((r) => label(table, o.x, r[o.x])),
-    y: g.rows.map((r) => r[o.y]),
-    ...errorBars(table, o, g.rows),
-    ...(marked ? { marker: { pattern: { shape: g.rows.map((r) => (r[marked] === true ? "/" : "")), solidity: 0.4 } } } : {}),
-  }));
+  const data: Figure["data"] = groups(table, o.group).map((g) => {
+    const categories = g.rows.map((r) => label(table, o.x, r[o.x]));
+    const values = g.rows.map((r) => r[o.y]);
+    const errors = errorBars(table, o, g.rows);
+    return {
+      type: "bar",
+      name: g.name,
+      ...(o.horizontal ? { orientation: "h", y: categories, x: values, ...("error_y" in errors ? { error_x: errors.error_y } : {}) } : { x: categories, y: values, ...errors }),
+      ...(marked ? { marker: { pattern: { shape: g.rows.map((r) => (r[marked] === true ? "/" : "")), solidity: 0.4 } } } : {}),
+    };
+  });
   const hatchNote = marked && table.rows.some((r) => r[marked] === true) ? [{ text: `${displayName("hatchedBars")} = ${headerText(column(table, marked))}`, xref: "paper", yref: "paper", x: 1, y: 1.02, xanchor: "right", yanchor: "bottom", showarrow: false }] : [];
   if (o.mark) {
     const first = groups(table, o.x).map((g) => g.rows[0]);
@@ -51,7 +54,20 @@ export function bars(all: Table, o: ChartOptions): Figure {
     // Bars stand on categories even when they look numeric (replicas 2, 4, 8 must not leave gaps at 3, 5, 6, 7).
     layout: (() => {
       const l = axes(table, o) as NonNullable<Figure["layout"]>;
-      return { ...l, xaxis: { ...(l.xaxis ?? {}), type: "category" as const }, barmode: "group", ...(hatchNote.length ? { annotations: hatchNote } : {}) };
+      const notes = hatchNote.length ? { annotations: hatchNote } : {};
+      if (!o.horizontal) return { ...l, xaxis: { ...(l.xaxis ?? {}), type: "category" as const }, barmode: "group", ...notes };
+      // the value axis across (the y column's title and log scale), the categories down, first at the top, each on
+      // one line (tickvals given: the readable figure wraps only the labels of an axis without them)
+      const names = [...new Set(table.rows.map((r) => label(table, o.x, r[o.x])))];
+      const bars = Math.max(1, names.length) * Math.max(1, groups(table, o.group).length);
+      return {
+        ...l,
+        xaxis: { ...(l.yaxis ?? {}) },
+        yaxis: { ...(l.xaxis ?? {}), type: "category" as const, autorange: "reversed" as const, tickmode: "array", tickvals: names, ticktext: names },
+        barmode: "group",
+        height: Math.max(320, 22 * bars + 160),
+        ...notes,
+      };
     })(),
   };
 }

@@ -65,7 +65,9 @@ export function figureHtml(figure: Figure, options: { id?: string; includeBundle
   const id = options.id ?? `l11-plot-${++chartCounter}`;
   const fig = withTitleObjects(readableFigure(figure));
   const json = JSON.stringify(fig).replace(/</g, "\\u003c");
-  const height = options.height ?? 420;
+  // a figure that sets its own height (facetLines' grids, horizontal bars) gets a box that tall
+  const own = fig.layout?.height;
+  const height = options.height ?? (typeof own === "number" && Number.isFinite(own) && own > 0 ? own : 420);
   const bundle = options.includeBundle
     ? `<script type="text/javascript">if (!window.Plotly) { (function(){ var define = undefined, module = undefined, exports = undefined;\n${plotlyBundle()}\n})(); }</script>`
     : "";

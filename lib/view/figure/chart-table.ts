@@ -68,6 +68,9 @@ export interface ChartOptions {
   mark?: string;
   /** bars(): a boolean column whose true rows are drawn hatched (e.g. overloaded runs), said in a note over the chart */
   markWhen?: string;
+  /** bars(): the categories down the y axis, first at the top, and the bars across (many long category names side by
+   * side ran into each other); xTitle still names the categories and yTitle the values */
+  horizontal?: boolean;
 }
 
 /** The table restricted to the rows a chart asked for. */
