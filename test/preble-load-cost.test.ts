@@ -206,3 +206,51 @@ describe("options read by the model", () => {
     expect(costs.evictionCost(0, 100)).toBeCloseTo(300 * (50 / 300), 9);
   });
 });
+
+describe("the global tree's leaf at finish (markFinished walks up from the leaf its dispatch recorded)", () => {
+  // Requests sharing prefixes of different depths, dispatched, then finished in another order: the leaf markFinished
+  // returns is the node a match from the root ends at, and every node on each path is idle again on its GPU.
+  const paths = [[[1, 300], [2, 40]], [[1, 300], [2, 40], [3, 5]], [[1, 300], [4, 7]], [[1, 300]], [[5, 50], [6, 6]]] as const;
+  const build = (ids: (r: ReturnType<typeof request>) => ReturnType<typeof request>) => {
+    const tree = new GlobalTree(3, false);
+    const reqs = paths.map((p) => ids(request(p.map(([id, tokens]) => ({ id, tokens })))));
+    reqs.forEach((r, i) => {
+      tree.analyze(r, i);
+      tree.markDispatched(i % 3, r);
+    });
+    return { tree, reqs };
+  };
+
+  for (const [label, ids] of [
+    ["ids the table indexes", (r: ReturnType<typeof request>) => r],
+    ["ids it does not (matched again)", (r: ReturnType<typeof request>) => ({ ...r, id: -1 - r.id })],
+  ] as const) {
+    it(`returns the path's leaf and leaves every node idle again — ${label}`, () => {
+      const { tree, reqs } = build(ids);
+      for (const i of [3, 1, 4, 0, 2]) {
+        const r = reqs[i];
+        const leaf = tree.markFinished(r, i % 3, 10 + i);
+        expect(leaf).toBe(tree.tree.match(r.segments));
+        expect(tree.tree.pathOf(leaf)).toEqual(r.segments.map((s) => s.id));
+      }
+      for (const r of reqs) {
+        for (let n = tree.tree.match(r.segments); n.parent !== null; n = n.parent) {
+          const info = infoOf(n);
+          for (let g = 0; g < 3; g++) expect(info.page[info.base + g]).toBe(0);
+        }
+      }
+    });
+  }
+
+  it("a request dispatched after another one's leaf grew keeps its own leaf", () => {
+    const tree = new GlobalTree(2, false);
+    const short = request([{ id: 1, tokens: 300 }]);
+    const long = request([{ id: 1, tokens: 300 }, { id: 2, tokens: 40 }]);
+    tree.analyze(short, 0);
+    tree.markDispatched(0, short);
+    tree.analyze(long, 1);
+    tree.markDispatched(1, long);
+    expect(tree.tree.pathOf(tree.markFinished(short, 0, 2))).toEqual([1]);
+    expect(tree.tree.pathOf(tree.markFinished(long, 1, 3))).toEqual([1, 2]);
+  });
+});

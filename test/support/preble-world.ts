@@ -63,7 +63,7 @@ export function world(R: number, options: Record<string, unknown> = {}, step: St
       const prefill = costs.prefillOn(g, request);
       const tpot = costs.singleDecodeNanoseconds(request.promptTokens);
       const hit = tree.matchCached;
-      tree.markDispatched(g);
+      tree.markDispatched(g, request); // as the router does: the leaf is kept for markFinished
       window.add(now, g, prefill, tpot, tree.leaf, hit, request.promptTokens);
       if (decode !== null) decode.onDispatch(infoOf(infoOf(tree.leaf).important), g, request.outputTokens);
       return ++dispatches;

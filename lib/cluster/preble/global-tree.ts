@@ -81,6 +81,9 @@ export type GNode = RadixNode<GlobalNodeInfo>;
 
 export const infoOf = (n: GNode): GlobalNodeInfo => n.payload as GlobalNodeInfo;
 
+/** Request ids the leaf table indexes (arrival indices; anything else is matched again at finish). */
+const isLeafIndex = (id: number): boolean => Number.isInteger(id) && id >= 0 && id < 1 << 24;
+
 export class GlobalTree {
   readonly tree: RadixTree<GlobalNodeInfo>;
   /** told when an important node gains (added) or loses an allocation on g (the released decode term counts the
@@ -102,6 +105,8 @@ export class GlobalTree {
   matchCached = 0;
   matchMask = 0;
   decisionCounter = 0;
+  /** by request id: the leaf its dispatch inserted (markFinished walks up from it instead of matching again) */
+  private readonly leaves: GNode[] = [];
 
   /** counters per (node, GPU) in the pages */
   readonly slots: number;
@@ -172,8 +177,12 @@ export class GlobalTree {
   }
 
   /** The analysed prompt is now "on" g (optimistically cached there), in use until the request finishes. */
-  markDispatched(g: number): void {
+  markDispatched(g: number, request?: ClusterRequest): void {
     const bit = 1 << g;
+    if (request !== undefined && isLeafIndex(request.id)) {
+      if (this.leaves.length <= request.id) this.leaves.length = request.id + 1;
+      this.leaves[request.id] = this.path[this.pathLength - 1];
+    }
     for (let i = 0; i < this.pathLength; i++) {
       const n = this.path[i];
       const info = infoOf(n);
@@ -192,7 +201,7 @@ export class GlobalTree {
    * LRU list). Returns the leaf. */
   markFinished(request: ClusterRequest, g: number, now: number): GNode {
     const R = this.replicas;
-    const leaf = this.tree.match(request.segments);
+    const leaf = this.leafOf(request);
     for (let n: GNode | null = leaf; n !== null && n.parent !== null; n = n.parent) {
       const info = infoOf(n);
       info.page[info.base + g]--;
@@ -200,6 +209,13 @@ export class GlobalTree {
       if (info.page[info.base + g] === 0 && (info.alloc & (1 << g)) !== 0) this.append(n, g);
     }
     return leaf;
+  }
+
+  /** The leaf of the request's prompt: the one its dispatch recorded (the tree never drops a node, nor holds part of
+   * one, so a match from the root would end there), else a match. */
+  leafOf(request: ClusterRequest): GNode {
+    const known = isLeafIndex(request.id) ? this.leaves[request.id] : undefined;
+    return known !== undefined ? known : this.tree.match(request.segments);
   }
 
   /** Adds GPU g to the allocation of `node` and its ancestors (autoscaling's replication). */

@@ -197,7 +197,7 @@ export class PrebleRouter implements Router {
     const prefillNs = this.costs.prefillOn(g, request);
     const tpotNs = this.costs.singleDecodeNanoseconds(request.promptTokens);
     const hit = t.matchCached;
-    t.markDispatched(g);
+    t.markDispatched(g, request);
     const leaf = t.leaf;
     this.window.add(view.now, g, prefillNs, tpotNs, leaf, hit, request.promptTokens);
     if (this.decode !== null) this.decode.onDispatch(((leaf.payload as GlobalNodeInfo).important.payload as GlobalNodeInfo), g, request.outputTokens);
