@@ -72,7 +72,7 @@ export function figureHtml(figure: Figure, options: { id?: string; includeBundle
     ? `<script type="text/javascript">if (!window.Plotly) { (function(){ var define = undefined, module = undefined, exports = undefined;\n${plotlyBundle()}\n})(); }</script>`
     : "";
   // Wait for the bundle (it may sit in an earlier output that is still loading), then draw.
-  const draw = `<script type="text/javascript">(function(){ var tries = 0; function draw(){ var el = document.getElementById(${JSON.stringify(id)}); if (window.Plotly && el) { var f = ${json}; window.Plotly.newPlot(el, f.data, f.layout, f.config); } else if (tries++ < 100) { setTimeout(draw, 50); } else if (el) { el.textContent = "Plotly is not loaded: run the notebook from the top (Kernel → Restart & Run All)."; } } draw(); })();</script>`;
+  const draw = `<script type="text/javascript">(function(){ var tries = 0; function draw(){ var el = document.getElementById(${JSON.stringify(id)}); if (window.Plotly && el) { var f = ${json}; window.Plotly.newPlot(el, f.data, f.layout, f.config); } else if (tries++ < 100) { setTimeout(draw, 50); } else if (el) { el.textContent = "图表库 Plotly 没有加载：请从头运行这个笔记本（Kernel → Restart & Run All）。"; } } draw(); })();</script>`;
   return `${bundle}<div id="${escapeHtml(id)}" class="l11-plot" style="width:100%;height:${height}px"></div>${draw}`;
 }
 

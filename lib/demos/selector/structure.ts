@@ -135,7 +135,7 @@ export const llmSelectorViolations = defineDemo({
         return {
           holds: mixing.length > 0 && mixing.every((r) => Number(r.gain) > 0),
           ours: `${mixing.length} / ${rs.length} 个池；这些池平均高 ${f(mean(mixing.map((r) => Number(r.gain))), 1)} 个百分点（全部池平均 ${f(mean(rs.map((r) => Number(r.gain))), 1)}）`,
-          remark: mixing.length < rs.length ? "其余池里三个生成者都用最强的模型反而最好：别的模型弱到添乱多于帮忙" : undefined,
+          remark: mixing.length < rs.length ? sameGeneratorsRemark(rs.filter((r) => r.mixesModels !== true)) : undefined,
         };
       },
     },
@@ -296,3 +296,11 @@ export const llmSelectorCost = defineDemo({
     },
   ],
 });
+
+/** The debate pools whose optimum gives the three generators one model: how many, and in how many that model is the
+ * strongest at answering (the generators of the pool's "strongest model per module" allocation). */
+function sameGeneratorsRemark(rows: readonly Row[]): string {
+  const generators = (allocation: unknown) => String(allocation).split(" / ")[0];
+  const strongest = rows.filter((r) => generators(r.optimum) === generators(r.strongestAllocation)).length;
+  return `其余 ${rows.length} 个池的最优分配里三个生成者用同一个模型，${strongest === rows.length ? "都是" : `其中 ${strongest} 个是`}作答最强的那个：在这些池里混用生成模型不会更好（穷举在训练集上的结果）`;
+}
