@@ -334,7 +334,7 @@ export const informationAndFreshness = defineDemo({
     for (const method of ["cascade", "router"]) {
       const rs = needRows(t52, { method }).sort((a, b) => Number(a.signalNoise) - Number(b.signalNoise));
       for (const r of [rs[0], rs[rs.length - 1]]) {
-        rows.push({ level: "requestToModel", info: method === "cascade" ? "答案对不对（打分器）" : "题目难不难（难度估计）", demo: "05.2", rule: method, condition: method === "cascade" ? `AUC ${f(Number(r.scorerAuc), 2)}` : `相关系数 ${f(Number(r.routerCorrelation), 2)}`, value: Number(r.costShare), reference: Number(r.accuracy), unit: "追上最强模型的价格 ÷ 它的价格", referenceUnit: "这条规则自己的测试准确率" });
+        rows.push({ level: "requestToModel", info: method === "cascade" ? "答案对不对（打分器）" : "题目难不难（难度估计）", demo: "05.2", rule: method, condition: method === "cascade" ? `AUC ${f(Number(r.scorerAuc), 2)}` : `相关系数 ${f(Number(r.routerCorrelation), 2)}`, value: Number(r.costShare), reference: Number(r.accuracy), unit: `训练集上追上最强模型（低不到 ${f(Number(getDemo("05.2").defaults.tolerancePoints), 0)} 个百分点）的价格 ÷ 它的价格`, referenceUnit: "这条规则自己的测试准确率" });
       }
     }
     for (const q of [1, 0.6]) {
