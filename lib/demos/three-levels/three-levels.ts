@@ -338,7 +338,7 @@ export const informationAndFreshness = defineDemo({
       }
     }
     for (const q of [1, 0.6]) {
-      rows.push({ level: "moduleToModel", info: "哪个模块出了错（诊断器）", demo: "04.3", rule: "llmSelector", condition: `q = ${q}`, value: cellOf(t43, { verdicts: "fresh", q }, "evaluated"), reference: cellOf(t43, { verdicts: "fresh", q }, "testAcc"), unit: "评估的分配数", referenceUnit: "这次运行的测试准确率" });
+      rows.push({ level: "moduleToModel", info: "哪个模块出了错（诊断器）", demo: "04.3", rule: "llmSelector", condition: `q = ${q}`, value: cellOf(t43, { verdicts: "fresh", q }, "evaluated"), reference: cellOf(t43, { verdicts: "fresh", q }, "testAcc"), unit: `评估的分配数（${f(cellOf(t43, { verdicts: "fresh", q }, "runs"), 0)} 次运行的均值）`, referenceUnit: `测试准确率（同样 ${f(cellOf(t43, { verdicts: "fresh", q }, "runs"), 0)} 次运行的均值）` });
     }
     return {
       title: `信息与新鲜度：每个层次上信息变差时会怎样（过时的快照 T = ${stale}）`,
