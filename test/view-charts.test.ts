@@ -31,6 +31,14 @@ describe("chart helpers", () => {
     expect(e.arrayminus[0]).toBeCloseTo(0.05);
     expect(lines(t, { x: "rank", y: "share", group: "policy", where: { policy: "roundRobin" } }).data.length).toBe(1);
   });
+  it("valueLabels writes each bar's value at its end, formatted as its column (a bar at 0 still says 0%)", () => {
+    const zero: Table = { ...t, rows: [...t.rows, { policy: "leastLoad", replica: 2, rank: 3, share: 0, hit: 0 }] };
+    const f = bars(zero, { x: "policy", y: "share", group: "replica", horizontal: true, valueLabels: true });
+    checkFigure(f);
+    expect(f.data.map((d) => d.text)).toEqual([["50%"], ["100%", "20%"], ["0%"]]);
+    expect(f.data.every((d) => d.textposition === "outside")).toBe(true);
+    expect(bars(zero, { x: "policy", y: "share" }).data[0].text).toBeUndefined();
+  });
   it("pointLabel names every point of a scatter beside its marker (and so in its hover), by the column's display", () => {
     const f = lines(t, { x: "rank", y: "hit", group: "replica", mode: "markers", pointLabel: "policy" });
     checkFigure(f);

@@ -1,7 +1,7 @@
 // Chart builders from a Table: axis titles come from the columns' labels and units.
 import type { Cell, Table } from "../core/table";
 import { displayName } from "../core/glossary";
-import { headerText } from "./table";
+import { formatValue, headerText } from "./table";
 import type { Figure } from "./figure/figure";
 import { seriesLook } from "./figure/palette";
 import { pointLabelTraces } from "./figure/point-labels";
@@ -42,6 +42,7 @@ export function bars(all: Table, o: ChartOptions): Figure {
       name: g.name,
       ...(o.horizontal ? { orientation: "h", y: categories, x: values, ...("error_y" in errors ? { error_x: errors.error_y } : {}) } : { x: categories, y: values, ...errors }),
       ...(marked ? { marker: { pattern: { shape: g.rows.map((r) => (r[marked] === true ? "/" : "")), solidity: 0.4 } } } : {}),
+      ...(o.valueLabels ? { text: values.map((v) => formatValue(v, column(table, o.y).format)), textposition: "outside", cliponaxis: false } : {}),
     };
   });
   const hatchNote = marked && table.rows.some((r) => r[marked] === true) ? [{ text: `${displayName("hatchedBars")} = ${headerText(column(table, marked))}`, xref: "paper", yref: "paper", x: 1, y: 1.02, xanchor: "right", yanchor: "bottom", showarrow: false }] : [];

@@ -308,7 +308,7 @@ export const signalWorth = defineDemo({
       rows,
       notes: [
         `每个噪声水平：τ 取 0, 0.01, …, 1 里训练准确率与 ${strongest.setting} 单干（训练 ${f(trainStrongest.accuracy, 3)}）相差不到 ${p.tolerancePoints} 个百分点的最便宜的一个；再在 ${rw.world.test.size} 道测试题上量它的准确率和价格（${strongest.setting} 单干：${f(strongest.accuracy, 3)}，每题 ${strongest.costPerQuestion}）。训练题 ${rw.world.train.size} 道。`,
-        `级联 ${p.cascade.join("→")}（打分器 AUC = Φ(√2 / σ)）；路由器 ${p.weak}/${p.strong}（相关系数 = 难度标准差 / √(难度标准差² + σ²)，难度标准差 ${rw.world.difficultySpread}）。价格比超过 100%：级联追上 ${strongest.setting} 反而比它单干还贵。`,
+        `级联 ${p.cascade.join("→")}（打分器 AUC = Φ(√2 / σ)）；路由器 ${p.weak}/${p.strong}（弱模型 ${p.weak}、强模型 ${p.strong}；相关系数 = 难度标准差 / √(难度标准差² + σ²)，难度标准差 ${rw.world.difficultySpread}）。价格比超过 100%：级联追上 ${strongest.setting} 反而比它单干还贵。`,
       ],
     };
   },

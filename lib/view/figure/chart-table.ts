@@ -71,6 +71,8 @@ export interface ChartOptions {
   /** bars(): the categories down the y axis, first at the top, and the bars across (many long category names side by
    * side ran into each other); xTitle still names the categories and yTitle the values */
   horizontal?: boolean;
+  /** bars(): each bar's value written at its end, formatted as the table's column (a bar at 0 is otherwise invisible) */
+  valueLabels?: boolean;
 }
 
 /** The table restricted to the rows a chart asked for. */
