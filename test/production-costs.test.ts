@@ -102,6 +102,37 @@ describe("Dynamo: options, cost, blocks", () => {
 });
 
 describe("Dynamo: the index from KV events", () => {
+  it("overlapAll (one walk for every worker, the router's) gives each worker's overlapTokens, over random stores and evictions", () => {
+    const workers = 5;
+    const x = new KvEventIndex(workers);
+    const pick = rng(7);
+    const segs: Array<[number, number]> = Array.from({ length: 12 }, (_, i) => [i + 1, 10 + 7 * i]);
+    const prompts = Array.from({ length: 40 }, () => request(segs.slice(0, 1 + pick.int(6)).map(([id, t], k) => (k === 0 ? [id, t] : [segs[pick.int(segs.length)][0], segs[pick.int(segs.length)][1]]) as [number, number])));
+    for (const p of prompts) x.learn(p);
+    const out = new Float64Array(workers);
+    const matching = new Uint8Array(workers);
+    let compared = 0;
+    let partial = 0;
+    for (let step = 0; step < 400; step++) {
+      const p = prompts[pick.int(prompts.length)];
+      const path = p.segments.slice(0, 1 + pick.int(p.segments.length)).map((s) => s.id);
+      const w = pick.int(workers);
+      if (pick.uniform() < 0.6) x.onStore(w, path);
+      else {
+        const held = pick.int(3) === 0 ? 0 : pick.int(10);
+        x.onEvict(w, path, held);
+      }
+      const q = prompts[pick.int(prompts.length)];
+      x.overlapAll(q, out, matching);
+      for (let k = 0; k < workers; k++) {
+        expect(out[k]).toBe(x.overlapTokens(q, k));
+        if (out[k] > 0 && out[k] < q.promptTokens) partial++;
+        compared++;
+      }
+    }
+    expect(compared).toBe(2000);
+    expect(partial).toBeGreaterThan(50); // the walks do stop part-way, at different places for different workers
+  });
   it("overlap walks the worker's whole segments and stops after a partly held one; unknown segments and paths are ignored", () => {
     const x = new KvEventIndex(2);
     const req = request([[1, 20], [2, 30], [3, 40]]);

@@ -61,9 +61,19 @@ export function dynamoRouterOptions(o: Record<string, unknown> = {}): DynamoRout
  * worker's in-flight requests not yet past their first token) / block size, and decode blocks = the distinct blocks
  * the worker's in-flight requests hold (`activeBlocks`) + this request's blocks not among them (`newBlocks`). */
 export function dynamoCost(args: { promptTokens: number; overlapTokens: number; activePrefillTokens: number; activeBlocks: number; newBlocks: number; blockSize: number; overlapWeight: number }): { prefillBlocks: number; decodeBlocks: number; cost: number } {
-  const prefillBlocks = (args.promptTokens - args.overlapTokens + args.activePrefillTokens) / args.blockSize;
+  const prefillBlocks = dynamoPrefillBlocks(args.promptTokens, args.overlapTokens, args.activePrefillTokens, args.blockSize);
   const decodeBlocks = args.activeBlocks + args.newBlocks;
-  return { prefillBlocks, decodeBlocks, cost: args.overlapWeight * prefillBlocks + decodeBlocks };
+  return { prefillBlocks, decodeBlocks, cost: costOfBlocks(args.overlapWeight, prefillBlocks, decodeBlocks) };
+}
+
+/** dynamoCost's prefill term (the router's hot path calls it without building the object). */
+export function dynamoPrefillBlocks(promptTokens: number, overlapTokens: number, activePrefillTokens: number, blockSize: number): number {
+  return (promptTokens - overlapTokens + activePrefillTokens) / blockSize;
+}
+
+/** dynamoCost's total from its two terms. */
+export function costOfBlocks(overlapWeight: number, prefillBlocks: number, decodeBlocks: number): number {
+  return overlapWeight * prefillBlocks + decodeBlocks;
 }
 
 /** The full prompt blocks of a request (sequence.rs hashes only whole blocks). */
@@ -222,6 +232,31 @@ export class KvEventIndex {
     this.removed++;
   }
 
+  /** overlapTokens for every worker at once, into `out` (one walk of the index instead of one per worker: a worker
+   * drops out of the walk where it holds less than the whole segment, exactly where its own walk would stop). */
+  overlapAll(request: ClusterRequest, out: Float64Array, matching: Uint8Array): void {
+    const workers = this.workers;
+    out.fill(0);
+    matching.fill(1);
+    let left = workers;
+    let node: RadixNode<Int32Array> = this.tree.root;
+    for (const s of request.segments) {
+      const c = node.child(s.id);
+      if (c === undefined) break;
+      const held = c.payload as Int32Array;
+      for (let w = 0; w < workers; w++) {
+        if (matching[w] === 0) continue;
+        out[w] += held[w];
+        if (held[w] < c.tokens) {
+          matching[w] = 0;
+          left--;
+        }
+      }
+      if (left === 0) break;
+      node = c;
+    }
+  }
+
   /** Tokens of the prompt's prefix the worker holds according to the events. */
   overlapTokens(request: ClusterRequest, worker: number): number {
     let node: RadixNode<Int32Array> = this.tree.root;
@@ -246,44 +281,65 @@ export class DynamoKvRouter implements Router {
   private readonly costs: Float64Array;
   /** prefill tokens this request would add on each worker (set by route, used by onDispatch) */
   private readonly newPrefill: Float64Array;
+  /** the last decision's terms per worker (route fills them; lastCosts reads them) */
+  private readonly prefillBlocks: Float64Array;
+  private readonly decodeBlocks: Float64Array;
+  private readonly overlaps: Float64Array;
+  private readonly matching: Uint8Array;
   private sumOverlapBlocks = 0;
   private decisions = 0;
   private passedUpHits = 0;
-  /** the last decision's per-worker terms, for tests and traces */
-  lastCosts: Array<{ prefillBlocks: number; decodeBlocks: number; cost: number; overlapTokens: number }> = [];
 
   constructor(readonly replicas: number, private readonly r: Rng, o: Record<string, unknown> = {}) {
     this.options = dynamoRouterOptions(o);
     this.index = new KvEventIndex(replicas);
     this.costs = new Float64Array(replicas);
     this.newPrefill = new Float64Array(replicas);
+    this.prefillBlocks = new Float64Array(replicas);
+    this.decodeBlocks = new Float64Array(replicas);
+    this.overlaps = new Float64Array(replicas);
+    this.matching = new Uint8Array(replicas);
     for (let w = 0; w < replicas; w++) this.active.push(new ActiveSequences(this.options.blockSize));
+  }
+
+  /** The last decision's per-worker terms, for tests and traces (empty before the first decision). */
+  get lastCosts(): Array<{ prefillBlocks: number; decodeBlocks: number; cost: number; overlapTokens: number }> {
+    if (this.decisions === 0) return [];
+    return Array.from({ length: this.replicas }, (_, w) => ({ prefillBlocks: this.prefillBlocks[w], decodeBlocks: this.decodeBlocks[w], cost: this.costs[w], overlapTokens: this.overlaps[w] }));
   }
 
   route(request: ClusterRequest, view: ClusterView): number {
     const o = this.options;
+    const bs = o.blockSize;
     this.index.learn(request);
-    this.lastCosts = [];
+    const overlaps = this.overlaps;
+    this.index.overlapAll(request, overlaps, this.matching);
+    const half = request.promptTokens / 2;
+    let someHalf = false;
     for (let w = 0; w < this.replicas; w++) {
       // overlap counts whole blocks only (the index hashes blocks); the engine always computes the last token
-      const overlap = Math.max(0, Math.min(Math.floor(this.index.overlapTokens(request, w) / o.blockSize) * o.blockSize, request.promptTokens - 1));
+      const overlap = Math.max(0, Math.min(Math.floor(overlaps[w] / bs) * bs, request.promptTokens - 1));
+      overlaps[w] = overlap;
+      if (overlap >= half) someHalf = true;
       const a = this.active[w];
       a.sweepAt(view.now);
       const activePrefill = o.prefillTerm === "released" ? a.activePrefillTokens : view.pendingPrefillTokens(w);
       // released: distinct prompt blocks in flight (+ generated output blocks with the flag) + this request's new ones;
       // runningKv (our first version): the KV of the replica's running requests, prompt and full output
-      const active = o.decodeTerm === "released" ? a.activeBlocks + (o.trackOutputBlocks ? a.outputBlocks() : 0) : view.activeKvTokens(w) / o.blockSize;
+      const active = o.decodeTerm === "released" ? a.activeBlocks + (o.trackOutputBlocks ? a.outputBlocks() : 0) : view.activeKvTokens(w) / bs;
       const fresh = o.decodeTerm === "released" ? a.newBlocks(request.segments, request.promptTokens) : 0;
-      const c = dynamoCost({ promptTokens: request.promptTokens, overlapTokens: overlap, activePrefillTokens: activePrefill, activeBlocks: active, newBlocks: fresh, blockSize: o.blockSize, overlapWeight: o.overlapWeight });
-      this.costs[w] = c.cost;
+      // dynamoCost's terms (the same functions, without an object per worker)
+      const prefillBlocks = dynamoPrefillBlocks(request.promptTokens, overlap, activePrefill, bs);
+      const decodeBlocks = active + fresh;
+      this.prefillBlocks[w] = prefillBlocks;
+      this.decodeBlocks[w] = decodeBlocks;
+      this.costs[w] = costOfBlocks(o.overlapWeight, prefillBlocks, decodeBlocks);
       this.newPrefill[w] = request.promptTokens - overlap;
-      this.lastCosts.push({ ...c, overlapTokens: overlap });
     }
     const w = softmaxSample(this.costs, o.temperature, this.r);
-    this.sumOverlapBlocks += this.lastCosts[w].overlapTokens / o.blockSize;
+    this.sumOverlapBlocks += overlaps[w] / bs;
     // Passed up a worker holding at least half the prompt for one holding less (load won over the cache hit).
-    const half = request.promptTokens / 2;
-    if (this.lastCosts[w].overlapTokens < half && this.lastCosts.some((c) => c.overlapTokens >= half)) this.passedUpHits++;
+    if (overlaps[w] < half && someHalf) this.passedUpHits++;
     this.decisions++;
     return w;
   }
