@@ -83,6 +83,13 @@ describe("the figures behind the verdicts", () => {
     expect(cell(t, { prompt: "noSystemPrompt", ties: "leastLoad" }, "meanLatency")).toBeLessThan(8);
   });
 
+  it("02.5: 'whatever the tie rule' is judged only when both tie rules ran (one rule: cannot be judged, and says why)", () => {
+    const one = runDemo("02.5", { requestCount: 200, seeds: 1, ties: ["leastLoad"] });
+    const c = (one.claims ?? []).find((x) => x.id === "system-prompt-collapses");
+    expect(c?.verdict).toBe("unjudged");
+    expect(c?.why).toMatch(/两种平局规则都跑过/);
+  });
+
   it("02.3: θ = 0.75 on tool calling is worse only because of lowest-index ties (the notebook's explanation)", () => {
     const ratio = (ties: "lowestIndex" | "leastLoad", seed: number) => {
       const w = generateWorkload("toolCalling", { rate: 36, seed, requestCount: 4000 });

@@ -197,7 +197,7 @@ export function mooncakeSummaryTable(summary: MooncakeSummary = mooncakeSummary(
     { figure: "不同的块", value: `${int(s.distinctBlocks)} 个，共被用到 ${int(s.totalBlocks)} 次` },
     { figure: "以同一个块开头的请求", value: `${pct1(s.sharedFirstBlock.share)}（块 ${s.sharedFirstBlock.id}）` },
     { figure: "无限缓存的命中上界", value: `按块 ${pct1(s.infiniteCache.blockHitRate)}，按 token ${pct1(s.infiniteCache.tokenHitRate)}` },
-    { figure: "复用距离（LRU 栈距离）", value: `中位数 ${int(s.reuseDistanceBlocks.p50)} 块（约 ${int((s.reuseDistanceBlocks.p50 * blockTokens) / 10000)} 万 token），P90 ${int(s.reuseDistanceBlocks.p90)} 块` },
+    { figure: "复用距离（LRU 栈距离：一个块再次被用到之前，中间用到过多少个不同的块；LRU 即淘汰最久没用的缓存）", value: `中位数 ${int(s.reuseDistanceBlocks.p50)} 块（约 ${int((s.reuseDistanceBlocks.p50 * blockTokens) / 10000)} 万 token），P90 ${int(s.reuseDistanceBlocks.p90)} 块` },
     { figure: "距上次使用的时间", value: `中位数 ${int(s.reuseSeconds.p50)} 秒，P90 ${int(s.reuseSeconds.p90)} 秒` },
     { figure: "一个 LRU 缓存的命中率（按 token）", value: lru.join("；") },
   ];

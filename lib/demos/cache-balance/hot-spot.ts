@@ -156,6 +156,8 @@ const CLAIMS_025: Claim<P025>[] = [
     lecture: "所有请求都去了同一个副本：长文档负载里所有请求共享一段只有 13 个 token 的系统提示",
     judge: (t) => {
       const rows = needRows(t, { prompt: "systemPrompt" });
+      // "whatever the tie rule": judged only when the run has both rules
+      needParam(TIE_RULES.every((x) => rows.some((r) => r.ties === x)), `“不论平局怎么打破”要两种平局规则都跑过（ties 里同时有 ${TIE_RULES.join("、")}）`);
       const min = Math.min(...rows.map((r) => r.maxShare as number));
       const only = Math.max(...rows.map((r) => r.systemOnlyShare as number));
       return {

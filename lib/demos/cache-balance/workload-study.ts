@@ -85,7 +85,7 @@ const CLAIMS_026: Claim<P026>[] = [
   },
   {
     id: "zipf-top-three",
-    says: "热度服从 Zipf 1.1 时，最热的 3 份文档吸走约三分之一的请求",
+    says: "热度服从 Zipf 1.1（第 k 热的文档被请求的概率与 1/k^1.1 成正比）时，最热的 3 份文档吸走约三分之一的请求",
     lecture: "约 36%（练习 4(c)）",
     judge: (t) => {
       needRow(t, { workload: "longDocQA" });
