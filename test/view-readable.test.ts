@@ -112,6 +112,10 @@ describe("titles, margins and colours", () => {
     expect(line).toMatchObject({ name: "目标", mode: "lines", x: [1, 4], y: [25, 25], line: { dash: "dash" } });
     expect(json.layout.annotations).toBeUndefined(); // no label drawn over the data
     expect(figureProblems(json)).toEqual([]);
+    // named series keep their legend entries; an unnamed one (a chart of one group) leaves the legend to the line
+    expect(json.data.slice(0, -1).every((d: { showlegend?: boolean }) => d.showlegend === undefined)).toBe(true);
+    const single = withHorizontalLine({ data: [{ type: "bar", x: ["a", "b"], y: [1, 2] }], layout: {} }, { y: 1.5, label: "上界" });
+    expect(single.data.map((d) => d.showlegend)).toEqual([false, undefined]);
   });
 
   it("long category labels wrap level onto lines that fit their share of the plot; short ones are left to Plotly", () => {

@@ -31,5 +31,7 @@ export function withHorizontalLine(figure: Figure, o: { y: number; label: string
   const color = o.color ?? "#444444";
   const x = xExtent(figure);
   const line = { type: "scatter", mode: "lines", name: o.label, x, y: x.map(() => o.y), line: { color, width: 1.5, dash: "dash" }, hovertemplate: `${o.label}：%{y}<extra></extra>` };
-  return { ...figure, data: [...figure.data, line] };
+  // a series without a name (one group only) would get an empty legend entry beside the line's: it stays out of it
+  const data = figure.data.map((t) => (t.name === undefined || t.name === "" ? { ...t, showlegend: false } : t));
+  return { ...figure, data: [...data, line] };
 }
