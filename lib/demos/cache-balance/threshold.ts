@@ -58,7 +58,7 @@ const CLAIMS_023: Claim<P023>[] = [
   },
   {
     id: "tool-calling-at-three-quarters",
-    says: "工具调用在 θ = 0.75 时开始变差：问题较长的请求够不上阈值、被按负载派去别处，热门工具于是在几个副本上都有一份，流量偏向其中编号最小的那个",
+    says: "工具调用在 θ = 0.75 时开始变差：问题较长的请求够不上阈值、被按负载派去别处，热门工具于是在几个副本上都有一份，流量偏向其中一个（最忙副本的份额上升；偏向的为什么是编号最小的那个，见下面正文）",
     judge: (t, p) => {
       needParam(p.thresholds.includes(0.75) && p.thresholds.includes(0.5), "需要 θ = 0.75 和 θ = 0.5 两行");
       const load05 = need(t, { workload: "toolCalling", threshold: 0.5 }, "loadShare");
