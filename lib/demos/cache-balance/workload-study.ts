@@ -168,7 +168,7 @@ const CLAIMS_027: Claim<Record<string, never>>[] = [
     judge: (t) => {
       const means = need(t, { trace: "conv" }, "promptOutputRatio");
       const median = need(t, { trace: "conv" }, "perRequestRatioMedian");
-      return { holds: means > 3 && means < 7 && median > 3 && median < 7, ours: `平均提示 ÷ 平均输出 = ${f(means, 2)}，逐请求比值的中位数 ${f(median, 2)}` };
+      return { holds: means > 3 && means < 7 && median > 3 && median < 7, ours: `平均提示 ÷ 平均输出 = ${f(means, 2)}，逐请求比值的中位数 ${f(median, 2)}${Math.min(means, median) <= 4 && 4 <= Math.max(means, median) ? "（讲义的 4 倍落在这两种算法之间：比值取决于怎么平均）" : ""}` };
     },
   },
   {
