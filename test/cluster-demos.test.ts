@@ -83,6 +83,15 @@ describe("the figures behind the verdicts", () => {
     expect(cell(t, { prompt: "noSystemPrompt", ties: "leastLoad" }, "meanLatency")).toBeLessThan(8);
   });
 
+  it("02.3 with ties: leastLoad (the prose's suggestion): θ = 0.75 no longer hurts tool calling, and the claim says why", () => {
+    const t = runDemo("02.3", { workloads: ["toolCalling"], rates: [36], requestCounts: [4000], thresholds: [0.5, 0.75], ties: "leastLoad", seeds: 1 });
+    const c = (t.claims ?? []).find((x) => x.id === "tool-calling-at-three-quarters");
+    expect(c?.verdict).toBe("fails");
+    expect(c?.why).toMatch(/平局取负载最轻/);
+    expect(t.notes?.[0]).toMatch(/ties = leastLoad/);
+    expect(() => runDemo("02.3", { ties: "leastload" })).toThrow(/^参数 ties：/);
+  });
+
   it("02.5: 'whatever the tie rule' is judged only when both tie rules ran (one rule: cannot be judged, and says why)", () => {
     const one = runDemo("02.5", { requestCount: 200, seeds: 1, ties: ["leastLoad"] });
     const c = (one.claims ?? []).find((x) => x.id === "system-prompt-collapses");

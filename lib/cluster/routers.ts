@@ -250,8 +250,8 @@ export function thresholdAffinityRouter(theta: number, ties: TieBreak = "lowestI
 }
 
 registerRouter("thresholdAffinity", "longest match when it covers ≥ θ of the prompt (default 0.5), else least load", (_ctx, o) => {
-  checkNoUnknown("thresholdAffinity", o, ["threshold"]);
-  return thresholdAffinityRouter(threshold(o, 0.5));
+  checkNoUnknown("thresholdAffinity", o, ["threshold", "ties"]);
+  return thresholdAffinityRouter(threshold(o, 0.5), checkOneOf("ties", o.ties ?? "lowestIndex", ["lowestIndex", "leastLoad"] as const));
 });
 
 registerRouter(

@@ -1,7 +1,7 @@
 // 代码 02, §2.3: the affinity threshold θ — match ÷ prompt ≥ θ sends a request to its longest match, else by load
 // (02.3): too low herds on the shared system prompt, too high loses long documents, the middle is flat — except
 // tool calling at 0.75, where copies made by load placements meet lowest-index ties.
-import { checkNonEmpty, checkNumber } from "../../core/errors";
+import { checkNonEmpty, checkNumber, checkOneOf } from "../../core/errors";
 import { displayName } from "../../core/glossary";
 import type { Row, Table } from "../../core/table";
 import { defineDemo, DemoContext } from "../registry";
@@ -42,7 +42,7 @@ function plateau(t: Table, p: { thresholds: number[] }, mid: number[]) {
   };
 }
 
-type P023 = ReturnType<typeof section2Defaults> & { thresholds: number[]; seed: number; seeds: number };
+type P023 = ReturnType<typeof section2Defaults> & { thresholds: number[]; ties?: string; seed: number; seeds: number };
 
 const CLAIMS_023: Claim<P023>[] = [
   {
@@ -66,9 +66,11 @@ const CLAIMS_023: Claim<P023>[] = [
       const share05 = need(t, { workload: "toolCalling", threshold: 0.5 }, "maxShare");
       const share075 = need(t, { workload: "toolCalling", threshold: 0.75 }, "maxShare");
       const lat = zipSeeds([perSeed(t, { workload: "toolCalling", threshold: 0.5 }, "meanLatency"), perSeed(t, { workload: "toolCalling", threshold: 0.75 }, "meanLatency")], (a, b) => b / a);
+      const spreads = share075 > share05 + 0.05;
       return {
-        holds: load075 > 2 * load05 && share075 > share05 + 0.05 && mean(lat) > 1.1,
+        holds: load075 > 2 * load05 && spreads && mean(lat) > 1.1,
         ours: `按负载派的请求 ${pct(load05)} → ${pct(load075)}，最忙副本 ${pct(share05)} → ${pct(share075)}，平均延迟 ${meanText(lat, 2, "倍")}`,
+        why: `${!spreads ? `最忙副本的份额没有明显上升（${pct(share05)} → ${pct(share075)}）` : `平均延迟只到 θ = 0.5 时的 ${f(mean(lat), 2)} 倍`}${p.ties === "leastLoad" ? "：平局取负载最轻时，热门工具的几份拷贝里由闲的那个接活，流量不再偏向一个副本" : ""}`,
         seeds: agreeing(lat, (x) => x > 1.1),
       };
     },
@@ -131,24 +133,27 @@ export const thresholdSweep = defineDemo({
   defaults: {
     ...section2Defaults(),
     thresholds: [0.1, 0.25, 0.5, 0.75, 0.9],
+    ties: "lowestIndex",
     seed: 1,
     seeds: 3,
   },
   describe: {
     ...WORKLOADS_DOCS,
     thresholds: { meaning: "要扫描的阈值 θ：匹配 ÷ 提示长度达到 θ 才派给匹配最长的副本，否则按负载派", range: "非空数组，每项在 0 到 1 之间" },
+    ties: { meaning: "几个副本匹配一样长时怎么选：lowestIndex = 编号最小（本节的路由器），leastLoad = 在途提示 token 最少（演示 02.5 的另一种平局规则）", range: "lowestIndex、leastLoad 之一" },
     ...SEED_DOCS,
   },
   run(p, ctx: DemoContext) {
     const setting = checkWorkloadSetting(p);
     const replicas = checkReplicas("replicas", p.replicas);
     const thresholds = checkThresholds(p.thresholds);
+    const ties = checkOneOf("ties", p.ties ?? "lowestIndex", ["lowestIndex", "leastLoad"] as const);
     const seeds = seedList(p);
     const rows: Row[] = [];
     const herding: string[] = [];
     const overloaded: string[] = [];
     // Every (workload, seed, θ) run at once over the worker threads, then read back in the same order.
-    const jobs = setting.flatMap(({ workload, rate, requestCount }) => seeds.flatMap((seed) => thresholds.map((threshold) => ({ workload, rate, requestCount, replicas, router: "thresholdAffinity", seed, routerOptions: { threshold } }))));
+    const jobs = setting.flatMap(({ workload, rate, requestCount }) => seeds.flatMap((seed) => thresholds.map((threshold) => ({ workload, rate, requestCount, replicas, router: "thresholdAffinity", seed, routerOptions: ties === "lowestIndex" ? { threshold } : { threshold, ties } }))));
     const results = runSection2Many(jobs, "02.3", ctx.progress);
     let next = 0;
     for (const { workload, requestCount } of setting) {
@@ -181,7 +186,7 @@ export const thresholdSweep = defineDemo({
       ],
       rows,
       notes: [
-        `路由：匹配（路由器视角）÷ 提示长度 ≥ θ 时派给匹配最长的副本，否则派给在途提示 token 最少的副本；几个副本匹配一样长时取编号最小的（lib/cluster/routers.ts 的 thresholdAffinity）。请求率：${setting.map((s) => `${displayName(s.workload)} ${s.rate} 请求/秒`).join("，")}。`,
+        `路由：匹配（路由器视角）÷ 提示长度 ≥ θ 时派给匹配最长的副本，否则派给在途提示 token 最少的副本；几个副本匹配一样长时取${ties === "lowestIndex" ? "编号最小" : "在途提示 token 最少"}的（lib/cluster/routers.ts 的 thresholdAffinity，ties = ${ties}）。请求率：${setting.map((s) => `${displayName(s.workload)} ${s.rate} 请求/秒`).join("，")}。`,
         `扎堆（最忙副本 > 60% 的请求）：${herding.length ? herding.join("、") : "无"}。过载：${overloaded.length ? overloaded.join("、") : "无"}。`,
         warmupNote(),
       ],
