@@ -111,7 +111,7 @@ export const productionRouters = defineDemo<SideBySideParams>({
         `运行：${settings.join("；")}。`,
         "除 Preble 的两个配置（E2 + 再平衡用先来先服务；完整 Preble 另有自动扩展、搭配和副本上的优先级组）外，所有路由器下的副本都用先来先服务，差别只来自路由。",
         `读 KV 事件的路由器（Dynamo 的索引、Preble 的全局树）在副本动作 ${delay} 秒后收到存储 / 淘汰事件；SGLang 路由器和网关只记自己派过什么。`,
-        `SGLang 路由器用 CLI 默认值：缓存阈值 ${d.cacheThreshold}；在途请求数最大减最小 > ${d.balanceAbs} 且最大 > ${d.balanceRel} × 最小时判为不均衡；每 ${d.evictionInterval} 秒（Python 启动器是 ${SGLANG_PYTHON_EVICTION_INTERVAL} 秒）把每个工作进程的树剪到 2²⁶ 个字符 ≈ ${d.maxTreeTokens.toLocaleString("en-US")} 个 token（每 token ${CHARACTERS_PER_TOKEN} 个字符），是一个副本 KV 容量的 ${(d.maxTreeTokens / capacity).toFixed(0)} 倍${sglangRuns > 0 ? `：这些运行里树${evictions === 0 ? "一次也没有剪过" : `共剪了 ${evictions} 次`}` : ""}。`,
+        `SGLang 路由器用 CLI 默认值：缓存阈值 ${d.cacheThreshold}；在途请求数最大减最小 > ${d.balanceAbs} 且最大 > ${d.balanceRel} × 最小时判为不均衡；每 ${d.evictionInterval} 秒（Python 启动器是 ${SGLANG_PYTHON_EVICTION_INTERVAL} 秒）把每个工作进程的树剪到 2^26 个字符 ≈ ${d.maxTreeTokens.toLocaleString("en-US")} 个 token（每 token ${CHARACTERS_PER_TOKEN} 个字符），是一个副本 KV 容量的 ${(d.maxTreeTokens / capacity).toFixed(0)} 倍${sglangRuns > 0 ? `：这些运行里树${evictions === 0 ? "一次也没有剪过" : `共剪了 ${evictions} 次`}` : ""}。`,
         `过载（队列无界增长，数字取决于模拟时长）：${overloaded.length ? overloaded.join("、") : "无"}。`,
         `最忙副本的份额 = 单个副本承担的被统计请求的最大比例。${WARMUP_NOTE}`,
       ],

@@ -146,7 +146,7 @@ const claims: Claim<SpiralParams>[] = [
   },
   {
     id: "cap-not-needed",
-    says: "在我们的模型里，树的上限是有限的 2 万 token 还是默认的 2²⁶ 个字符，螺旋都出现：让它出现的是别的树长得更快，而不是上限",
+    says: "在我们的模型里，树的上限是有限的 2 万 token 还是默认的 2^26 个字符，螺旋都出现：让它出现的是别的树长得更快，而不是上限",
     judge: (t, p) => {
       needParam(p.treeCapTokens.length >= 2, "需要至少两个树的上限（treeCapTokens）才能比较");
       const rows = p.treeCapTokens.map((c) => rowOf(t, "sglangRouterSmallestTree", c, null));
@@ -201,7 +201,7 @@ export const deathSpiral = defineDemo<SpiralParams>({
     longDecodeOutputTokens: { meaning: "长 decode 请求的平均输出长度（token）", range: "≥ 1 的整数" },
     sharedPrefixes: { meaning: "共享前缀的应用数：各有一段 2,000 token 的系统提示、20 个工具和独有的 400 token 问题", range: "≥ 1 的整数" },
     requestCount: { meaning: "每次运行模拟的请求数（前 20% 用于预热）", range: "≥ 10 的整数" },
-    treeCapTokens: { meaning: "SGLang 路由器每个工作进程的树的上限（token；默认值是 2²⁶ 个字符 ÷ 4）", range: "非空数组，每项 ≥ 0" },
+    treeCapTokens: { meaning: "SGLang 路由器每个工作进程的树的上限（token；默认值是 2^26 个字符 ÷ 4）", range: "非空数组，每项 ≥ 0" },
     eventDelays: { meaning: "KV 事件晚多少秒到达 Dynamo 的索引（SGLang 的近似树不读事件）", range: "非空数组，每项 ≥ 0（秒）" },
     policies: { meaning: "比较的路由器：SGLang 的三个版本与 Dynamo", range: "非空数组；名字见 routerNames()" },
     seeds: { meaning: "种子：每个种子一份到达，各策略共用", range: "非空的整数数组（结论看 ≥ 3 个种子的平均）" },
