@@ -136,7 +136,12 @@ describe("06.x at default parameters: every verdict", () => {
     // With a tight imbalance threshold the SGLang router sends it to the least loaded, B.
     const tight = runDemo("06.0", { balanceAbs: 4 });
     expect(tight.rows.find((r) => r.sglangPick === true)?.replica).toBe("B");
-    expect(tight.claims?.find((c) => c.id === "sglang-follows-the-tree")?.verdict).toBe("fails");
+    // …and the claim about "the gap below the threshold" cannot be judged there (its premise is false); at 7 (gap 7,
+    // not above it) it is judged and holds
+    const c = tight.claims?.find((x) => x.id === "sglang-follows-the-tree");
+    expect(c?.verdict).toBe("unjudged");
+    expect(c?.why).toMatch(/差 7 已超过阈值 balanceAbs = 4/);
+    expect(runDemo("06.0", { balanceAbs: 7 }).claims?.find((x) => x.id === "sglang-follows-the-tree")?.verdict).toBe("holds");
   });
   it("06.1", () => {
     expect(verdicts("06.1")).toEqual({

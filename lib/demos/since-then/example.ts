@@ -10,10 +10,10 @@ import { RequestRecord } from "../../cluster/record";
 import type { ClusterView } from "../../cluster/routers";
 import { DynamoKvRouter } from "../../cluster/routers-production/dynamo";
 import { GatewayPrefixScorer } from "../../cluster/routers-production/gateway";
-import { SGLANG_LATE_2025, SglangRouter } from "../../cluster/routers-production/sglang";
+import { SGLANG_LATE_2025, SGLANG_ROUTER_DEFAULTS, SglangRouter } from "../../cluster/routers-production/sglang";
 import type { ClusterRequest, Segment } from "../../cluster/workloads";
 import { kvCapacityTokens, StepModel } from "../../hardware/step-model";
-import { Claim, f, needRows } from "../claims";
+import { Claim, f, needParam, needRows } from "../claims";
 import { SECTION2_GPU, SECTION2_MODEL } from "../cache-balance/cache-vs-balance";
 import { defineDemo } from "../registry";
 
@@ -104,7 +104,13 @@ const claims: Claim<ExampleParams>[] = [
   {
     id: "sglang-follows-the-tree",
     says: "负载差距没超过阈值时，SGLang 路由器只看树：匹配率高于 0.3，请求去视频节点的创建者 A，哪怕 A 最忙",
-    judge: (t) => {
+    judge: (t, params) => {
+      // the claim's premise: the gap in in-flight requests does not trip SGLang's imbalance rule (both conditions)
+      const counts = t.rows.map((r) => r.inFlight as number);
+      const max = Math.max(...counts);
+      const min = Math.min(...counts);
+      const rel = SGLANG_ROUTER_DEFAULTS.balanceRel;
+      needParam(!(max - min > params.balanceAbs && max > rel * min), `在途请求最多 ${max}、最少 ${min}，差 ${max - min} 已超过阈值 balanceAbs = ${params.balanceAbs}，且超过 ${rel} 倍：这一条说的是没超过阈值时，这组参数下路由器按负载派，无从判断`);
       const p = picked(t, "sglangPick");
       const busiest = t.rows.reduce((b, r) => ((r.inFlight as number) > (b.inFlight as number) ? r : b), t.rows[0]);
       return { holds: p === "A" && busiest.replica === "A", ours: `选 ${p}；在途请求 ${t.rows.map((r) => `${r.replica} ${r.inFlight}`).join("、")}` };
