@@ -248,7 +248,7 @@ export const simpleRulesTakeMost = defineDemo({
           ours: `${rs.map((r) => `${r.case}：${sig(Number(r.simple))} 对 Preble ${sig(Number(r.elaborate))} 秒${gapWords(Number(r.simple), Number(r.elaborate))}`).join("；")}。秒数与讲义的不同（讲义的数来自它自己的模拟——代码 03，与这里的模拟器不是同一个），比的是快慢：讲义 3.88 对 5.35 秒${gapWords(3.88, 5.35)}`,
           why: rs
             .filter((r) => Number(r.simple) > 1.1 * Number(r.elaborate))
-            .map((r) => `${r.case}上简单规则${gapWords(Number(r.simple), Number(r.elaborate)).slice(1, -1).replace("简单规则", "")}，超过 10%`)
+            .map((r) => `${r.case}：${sig(Number(r.simple))} 对 Preble ${sig(Number(r.elaborate))} 秒${gapWords(Number(r.simple), Number(r.elaborate))}，慢了 10% 以上`)
             .join("；"),
         };
       },
@@ -346,7 +346,8 @@ export const informationAndFreshness = defineDemo({
       }
     }
     for (const q of [1, 0.6]) {
-      rows.push({ level: "moduleToModel", info: "哪个模块出了错（诊断器）", demo: "04.3", rule: "llmSelector", condition: `诊断正确的概率 q = ${q}`, value: cellOf(t43, { verdicts: "fresh", q }, "evaluated"), reference: cellOf(t43, { verdicts: "fresh", q }, "testAcc"), runs: cellOf(t43, { verdicts: "fresh", q }, "runs"), unit: `评估的分配数（${f(cellOf(t43, { verdicts: "fresh", q }, "runs"), 0)} 次运行的均值）`, referenceUnit: `测试准确率（同样 ${f(cellOf(t43, { verdicts: "fresh", q }, "runs"), 0)} 次运行的均值）` });
+      const runs = cellOf(t43, { verdicts: "fresh", q }, "runs");
+      rows.push({ level: "moduleToModel", info: "哪个模块出了错（诊断器）", demo: "04.3", rule: "llmSelector", condition: `诊断正确的概率 q = ${q}`, value: cellOf(t43, { verdicts: "fresh", q }, "evaluated"), reference: cellOf(t43, { verdicts: "fresh", q }, "testAcc"), runs, unit: `评估的分配数（${f(runs, 0)} 次运行的均值）`, referenceUnit: `测试准确率（同样 ${f(runs, 0)} 次运行的均值）` });
     }
     return {
       title: `信息与新鲜度：每个层次上信息变差时会怎样（过时的快照 T = ${stale}）`,
