@@ -5,6 +5,8 @@ import { ParameterError } from "../lib/core/errors";
 import { cell, rowsWhere } from "../lib/core/table";
 import type { Table } from "../lib/core/table";
 import { herdingTimelines, runDemo } from "../lib/demos/index";
+import { getDemo } from "../lib/demos/registry";
+import { evaluateClaim } from "../lib/demos/claims";
 import { claimsMarkdown } from "../lib/view/claims";
 import { bars, lines, seriesLines } from "../lib/view/charts";
 import { erlangArrivalsM1, mg1Mean, mm1, mmc, jobSizeMoments } from "../lib/dispatch/index";
@@ -16,7 +18,7 @@ const claim = (t: Table, id: string) => {
   return c;
 };
 
-describe("defaults: every claim of 01.1–01.4 holds", () => {
+describe("defaults: the verdicts of 01.1–01.4", () => {
   const tables = Object.fromEntries(["01.1", "01.2", "01.3", "01.4"].map((id) => [id, runDemo(id)]));
   it("01.1 balls into bins", () => {
     expect(verdicts(tables["01.1"])).toEqual({ "two-choice-exponential": "holds", "more-choices-constant": "holds", "formulas-give-the-order": "holds", "lecture-figures": "holds" });
@@ -40,8 +42,40 @@ describe("defaults: every claim of 01.1–01.4 holds", () => {
     expect(claim(tables["01.2"], "round-robin-fragile").why).toContain("heavyTailJobs: 50000、heavyTailSeeds: 8");
     expect(claim(runDemo("01.2", { heavyTailJobs: 50000, heavyTailSeeds: 8 }), "round-robin-fragile").verdict).toBe("holds");
   });
+  it("01.2 round-robin-fragile pairs the seeds: a small difference on every seed is outside the noise, a large one that flips sign is inside", () => {
+    const c = (getDemo("01.2").claims ?? []).find((x) => x.id === "round-robin-fragile")!;
+    const table = (random: number[], roundRobin: number[]): Table => ({
+      ...tables["01.2"],
+      claims: undefined,
+      rows: [
+        { sizes: "boundedPareto", policy: "random", mean: random.reduce((a, b) => a + b) / random.length, meanPerSeed: random.join(" / ") },
+        { sizes: "boundedPareto", policy: "roundRobin", mean: roundRobin.reduce((a, b) => a + b) / roundRobin.length, meanPerSeed: roundRobin.join(" / ") },
+      ],
+    });
+    const p = { ...getDemo("01.2").defaults } as never;
+    // seeds far apart (sd of random 20) but round robin 2 faster on each: the paired difference has no spread
+    expect(evaluateClaim(c, table([60, 100, 80], [58, 98.1, 77.9]), p).verdict).toBe("fails");
+    // differences +10, −8, +4: mean 2, standard error ≈ 5.3, within the noise
+    expect(evaluateClaim(c, table([60, 100, 80], [50, 108, 76]), p).verdict).toBe("holds");
+    expect(evaluateClaim(c, table([60, 100], [58, 98]), p).verdict).toBe("unjudged");
+  });
+  it("01.3 power-of-two-holds: 'almost unaffected' means at most 20% slower at the longest interval than at the shortest", () => {
+    const c = (getDemo("01.3").claims ?? []).find((x) => x.id === "power-of-two-holds")!;
+    const table = (at0: number, at4: number): Table => ({
+      ...tables["01.3"],
+      claims: undefined,
+      rows: [
+        { refresh: 0, policy: "powerOfTwo", mean: at0, meanPerSeed: `${at0} / ${at0}` },
+        { refresh: 4, policy: "powerOfTwo", mean: at4, meanPerSeed: `${at4} / ${at4}` },
+      ],
+    });
+    const p = { ...getDemo("01.3").defaults } as never;
+    expect(evaluateClaim(c, table(3, 3.5), p).verdict).toBe("holds");
+    expect(evaluateClaim(c, table(3, 3.75), p).verdict).toBe("fails");
+    expect(evaluateClaim(c, table(3, 3.75), p).why).toContain("慢 25%");
+  });
   it("01.3 stale information", () => {
-    expect(verdicts(tables["01.3"])).toEqual({ "jsq-degrades": "holds", "jsq-worse-than-random": "holds", "two-overtakes-jsq": "holds", "power-of-two-holds": "holds" });
+    expect(verdicts(tables["01.3"])).toEqual({ "jsq-degrades": "holds", "jsq-worse-than-random": "holds", "two-overtakes-jsq": "holds", "power-of-two-holds": "fails", "power-of-two-no-herding": "holds" });
   });
   it("01.4 herding", () => {
     expect(verdicts(tables["01.4"])).toEqual({ "jsq-herds": "holds", "two-choice-spreads": "holds", "herding-unbalances": "holds" });
@@ -147,7 +181,7 @@ describe("a reader's changed parameters: claims say what they need, never throw"
   });
   it("01.2 with exponential sizes only, 01.3 without random, 01.4 without JSQ", () => {
     expect(claim(runDemo("01.2", { sizes: ["exponential"], jobs: 3000 }), "work-beats-count").verdict).toBe("unjudged");
-    expect(claim(runDemo("01.3", { policies: ["jsq", "powerOfTwo"], jobs: 3000, seeds: 3 }), "power-of-two-holds").reason).toContain("随机");
+    expect(claim(runDemo("01.3", { policies: ["jsq", "powerOfTwo"], jobs: 3000, seeds: 3 }), "power-of-two-no-herding").reason).toContain("随机");
     expect(claim(runDemo("01.4", { policies: ["random", "powerOfTwo"], jobs: 3000, seeds: 3 }), "jsq-herds").verdict).toBe("unjudged");
     expect(claim(runDemo("01.1", { ns: [1000], trials: 3 }), "two-choice-exponential").verdict).toBe("unjudged");
   });

@@ -439,7 +439,34 @@ describe("observers: bounded memory, the same numbers as the job records", () =>
       const spread = trace.times.map((_, k) => Math.max(...trace.lengths.map((r) => r[k])) - Math.min(...trace.lengths.map((r) => r[k])));
       expect(run.herding!.queueSpread).toBeCloseTo(mean(spread), 9);
       expect(run.herding!.longestQueue).toBe(Math.max(...trace.lengths.flat()));
+      // the snapshot at r = ⌊t/2⌋·2 holds the jobs that arrived before r and were not done by r
+      const snapshot = (r: number) => {
+        const n = new Array(8).fill(0);
+        for (let i = 0; i < run.jobs && run.arrival[i] < r; i++) if (run.completion[i] > r) n[run.server[i]]++;
+        return n;
+      };
+      const memo = new Map<number, number[]>();
+      const shortestAt = (r: number) => {
+        if (!memo.has(r)) {
+          const n = snapshot(r);
+          memo.set(r, n.map((x) => (x === Math.min(...n) ? 1 : 0)));
+        }
+        return memo.get(r)!;
+      };
+      let hits = 0;
+      const counted: number[] = [];
+      for (let i = run.warmupJobs; i < run.jobs; i++) {
+        const r = Math.floor(run.arrival[i] / 2) * 2;
+        hits += shortestAt(r)[run.server[i]];
+        if (i > run.warmupJobs && r !== Math.floor(run.arrival[i - 1] / 2) * 2) counted.push(shortestAt(r).reduce((a, b) => a + b, 0));
+      }
+      expect(run.herding!.snapshotShortestShare).toBeCloseTo(hits / (run.jobs - run.warmupJobs), 12);
+      expect(run.herding!.shortestTies).toBeCloseTo(mean(counted), 12);
+      if (policy === "jsq") expect(run.herding!.snapshotShortestShare).toBe(1);
+      else expect(run.herding!.snapshotShortestShare).toBeLessThan(1);
     }
+    const live = recorded({ ...base, policy: "jsq", herding: { interval: 2 } });
+    expect(live.herding!.snapshotShortestShare).toBeNaN();
   });
   it("observing does not change the run", () => {
     const plain = simulateDispatch({ ...base, policy: "leastWorkLeft", refresh: 1 });

@@ -111,11 +111,39 @@ export class HerdingMeter {
   private samples = 0;
   private spreadSum = 0;
   private longest = 0;
+  /** servers shortest in the current snapshot (1) — stale information only */
+  private readonly shortest: Uint8Array;
+  private snapshots = false;
+  private toShortest = 0;
+  private measured = 0;
+  private tiesSum = 0;
+  private refreshes = 0;
   constructor(private readonly servers: number, private readonly interval: number, private readonly step: number) {
     this.perServer = new Int32Array(servers);
+    this.shortest = new Uint8Array(servers);
   }
   startAt(t: number): void {
     this.start = t;
+  }
+  /** A snapshot taken at r: which servers it shows shortest (every tie counts); refreshes after the first measured
+   * arrival add to the mean number of tied shortest servers. */
+  refreshAt(r: number, view: QueueView): void {
+    let lo = Infinity;
+    for (let s = 0; s < this.servers; s++) {
+      const n = lengthAt(view, s, r);
+      if (n < lo) lo = n;
+    }
+    let ties = 0;
+    for (let s = 0; s < this.servers; s++) {
+      const at = lengthAt(view, s, r) === lo ? 1 : 0;
+      this.shortest[s] = at;
+      ties += at;
+    }
+    this.snapshots = true;
+    if (this.start !== Infinity) {
+      this.tiesSum += ties;
+      this.refreshes++;
+    }
   }
   sampleBefore(limit: number, view: QueueView): void {
     for (;;) {
@@ -141,6 +169,10 @@ export class HerdingMeter {
     }
     this.perServer[s]++;
     this.total++;
+    if (this.snapshots) {
+      this.measured++;
+      this.toShortest += this.shortest[s];
+    }
   }
   private close(): void {
     if (this.total > 0) {
@@ -152,10 +184,12 @@ export class HerdingMeter {
     this.perServer.fill(0);
     this.total = 0;
   }
-  result(): { topServerShare: number; queueSpread: number; longestQueue: number } {
+  result(): { topServerShare: number; queueSpread: number; longestQueue: number; snapshotShortestShare: number; shortestTies: number } {
     this.close();
     return {
       topServerShare: this.intervals ? this.shareSum / this.intervals : NaN,
+      snapshotShortestShare: this.measured ? this.toShortest / this.measured : NaN,
+      shortestTies: this.refreshes ? this.tiesSum / this.refreshes : NaN,
       queueSpread: this.samples ? this.spreadSum / this.samples : NaN,
       longestQueue: this.longest,
     };

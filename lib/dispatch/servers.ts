@@ -65,6 +65,11 @@ export interface HerdingStats {
   queueSpread: number;
   /** the longest queue seen at those samples */
   longestQueue: number;
+  /** stale information: the share of measured arrivals sent to a server the current snapshot showed shortest (any of
+   * the tied ones); NaN with live information */
+  snapshotShortestShare: number;
+  /** stale information: servers tied shortest in a snapshot, averaged over the snapshots from the first measured arrival */
+  shortestTies: number;
 }
 
 export interface DispatchRun {
@@ -174,6 +179,7 @@ function simulate(o: Resolved, watch?: RunWatch): DispatchRun {
       window?.sampleBefore(r, state.system);
       meter?.sampleBefore(r, state.system);
       state.refresh(r);
+      meter?.refreshAt(r, state.system);
       runner?.refreshedAt(r);
       refreshes++;
       records?.refreshTimes.push(r);

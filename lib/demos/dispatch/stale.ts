@@ -23,6 +23,9 @@ function randomReference(t: Table): { mean: number; perSeed: number[] } {
   return { mean: rows[0].mean as number, perSeed: parsePerSeed(rows[0].meanPerSeed, "随机派发") };
 }
 
+/** "Almost unaffected" (lecture §1.3, power of two): at the longest refresh interval, at most this much slower than at the shortest. */
+const ALMOST_UNAFFECTED = 0.2;
+
 export const staleInformationDemo = defineDemo({
   id: "01.3",
   section: "§1.3",
@@ -118,24 +121,51 @@ export const staleInformationDemo = defineDemo({
         const two = meanAt(t, 1, "powerOfTwo");
         const a = seedMeansAt(t, 1, "jsq");
         const b = seedMeansAt(t, 1, "powerOfTwo");
-        return { holds: two < jsq, ours: `T = 1：二选一 ${f(two, 2)}，最短队列 ${f(jsq, 2)}`, seeds: seedsAgreeing(a.map((x, k) => x - b[k]), (d) => d > 0) };
+        const both = intervalsOf(t, "jsq").filter((T) => intervalsOf(t, "powerOfTwo").includes(T));
+        const first = both.find((T) => meanAt(t, T, "powerOfTwo") < meanAt(t, T, "jsq"));
+        const from = first === undefined ? "" : `；这组刷新间隔里二选一从 T = ${first} 起就比最短队列好`;
+        return { holds: two < jsq, ours: `T = 1：二选一 ${f(two, 2)}，最短队列 ${f(jsq, 2)}${from}`, seeds: seedsAgreeing(a.map((x, k) => x - b[k]), (d) => d > 0) };
       },
     },
     {
       id: "power-of-two-holds",
-      says: "二选一几乎不受过时信息影响：刷新间隔最长时仍远好于随机",
+      says: "二选一几乎不受过时信息影响",
       lecture: "二选一几乎不受影响",
+      judge: (t) => {
+        const Ts = intervalsOf(t, "powerOfTwo");
+        needParam(Ts.length >= 2 && Ts[Ts.length - 1] >= 4, "需要二选一在至少两个刷新间隔下的行，最长的 ≥ 4");
+        const lo = Ts[0];
+        const hi = Ts[Ts.length - 1];
+        const rise = meanAt(t, hi, "powerOfTwo") / meanAt(t, lo, "powerOfTwo") - 1;
+        const a = seedMeansAt(t, lo, "powerOfTwo");
+        const b = seedMeansAt(t, hi, "powerOfTwo");
+        const jsq = intervalsOf(t, "jsq");
+        const jsqRise = jsq.includes(lo) && jsq.includes(hi) ? meanAt(t, hi, "jsq") / meanAt(t, lo, "jsq") : NaN;
+        const path = Ts.map((T) => `T = ${T} 时 ${f(meanAt(t, T, "powerOfTwo"), 2)}`).join("，");
+        return {
+          holds: rise <= ALMOST_UNAFFECTED,
+          ours: `二选一：${path}（T = ${hi} 比 T = ${lo} 慢 ${pct(rise)}）`,
+          remark: `"几乎不受影响"按"最长的刷新间隔下比最短的慢不到 ${pct(ALMOST_UNAFFECTED)}"判断`,
+          seeds: seedsAgreeing(b.map((x, k) => x / a[k] - 1), (r) => r <= ALMOST_UNAFFECTED),
+          why: `二选一也随刷新间隔变慢，T = ${hi} 时比 T = ${lo} 慢 ${pct(rise)}：它比较的两台的队列长度同样是旧的，快照越旧，这次比较越接近随便挑一台${Number.isNaN(jsqRise) ? "" : `。只是它远不如最短队列变得多（同样从 T = ${lo} 到 T = ${hi}，最短队列 ×${f(jsqRise, 1)}，二选一 ×${f(1 + rise, 2)}）`}：不同请求抽到的两台不同，不会扎堆（下一条）。和最短队列比，它的确几乎不受影响；和它自己在实时信息下比，并非如此`,
+        };
+      },
+    },
+    {
+      id: "power-of-two-no-herding",
+      ourStatement: true,
+      says: "二选一不扎堆：刷新间隔最长时，它仍远好于随机（不到随机的 2/3）",
       judge: (t) => {
         const ref = randomReference(t);
         const Ts = intervalsOf(t, "powerOfTwo");
         needParam(Ts.length >= 1 && Ts[Ts.length - 1] >= 4, "需要二选一在一个 ≥ 4 的刷新间隔下的行");
-        const lo = Ts[0];
         const hi = Ts[Ts.length - 1];
         const perSeed = seedMeansAt(t, hi, "powerOfTwo");
         return {
           holds: meanAt(t, hi, "powerOfTwo") < ref.mean / 1.5,
-          ours: `二选一 T = ${lo} 时 ${f(meanAt(t, lo, "powerOfTwo"), 2)}，T = ${hi} 时 ${f(meanAt(t, hi, "powerOfTwo"), 2)}；随机 ${f(ref.mean, 2)}`,
+          ours: `T = ${hi} 时二选一 ${f(meanAt(t, hi, "powerOfTwo"), 2)}，随机 ${f(ref.mean, 2)}（${pct(meanAt(t, hi, "powerOfTwo") / ref.mean)}）`,
           seeds: seedsAgreeing(perSeed.map((x, k) => x / ref.perSeed[k]), (r) => r < 1 / 1.5),
+          why: `T = ${hi} 时二选一已是随机的 ${pct(meanAt(t, hi, "powerOfTwo") / ref.mean)}：快照旧到这个程度，两台里挑较短的那台几乎不比随便挑一台强`,
         };
       },
     },
@@ -182,6 +212,7 @@ export const herdingDemo = defineDemo({
       );
       const share = runs.map((r) => r.herding!.topServerShare);
       const spread = runs.map((r) => r.herding!.queueSpread);
+      const toShortest = runs.map((r) => r.herding!.snapshotShortestShare);
       return {
         policy,
         mean: seedStats(runs.map((r) => r.mean)).mean,
@@ -189,6 +220,9 @@ export const herdingDemo = defineDemo({
         shareSd: seedStats(share).sd,
         queueSpread: seedStats(spread).mean,
         longestQueue: Math.max(...runs.map((r) => r.herding!.longestQueue)),
+        snapshotShortestShare: seedStats(toShortest).mean,
+        shortestTies: seedStats(runs.map((r) => r.herding!.shortestTies)).mean,
+        toShortestPerSeed: perSeedCell(toShortest),
         sharePerSeed: perSeedCell(share),
         spreadPerSeed: perSeedCell(spread),
       };
@@ -202,6 +236,8 @@ export const herdingDemo = defineDemo({
         { key: "shareSd", label: "± 种子间标准差", format: "percent1" },
         { key: "queueSpread", label: "最长与最短队列之差（时间平均）", unit: "个请求", format: "fixed1" },
         { key: "longestQueue", label: "见到的最长队列", unit: "个请求", format: "int" },
+        { key: "snapshotShortestShare", label: "发给快照里最短那台（含并列）的请求", format: "percent0" },
+        { key: "shortestTies", label: "快照里并列最短的台数（平均）", format: "fixed1" },
         { key: "sharePerSeed", label: "各种子的份额", format: "text" },
         { key: "spreadPerSeed", label: "各种子的队列差", format: "text" },
       ],
@@ -210,6 +246,7 @@ export const herdingDemo = defineDemo({
         `单位：时间以平均服务时间计，队列长度以请求数计（排队 + 正在服务）。请求大小服从指数分布，每次 ${int(jobs)} 个请求，${seedsText(p.seed, seeds)}；同一个种子下每种策略看到完全相同的到达和请求大小。平均响应、份额和队列差是各种子的平均，最长队列取各种子中最长的。`,
         `份额：把时间切成长 ${refresh} 的刷新间隔，每个间隔里统计收到请求最多的那台占这个间隔全部请求的比例，再对所有间隔取平均；完全均匀时约为 1/${p.servers} = ${pct(1 / p.servers)}（加上随机波动）。`,
         `${warmupNote(p.warmupFraction, jobs)}队列长度从第一个计入统计的请求到达起每 0.25 个服务时间采样一次。`,
+        "“发给快照里最短那台”：每个计入统计的请求，去的是不是当时那张快照里队列最短的服务器（几台并列最短时算其中任何一台）；“并列最短的台数”对预热后的每张快照取平均。",
         "每台服务器在每个刷新间隔里各收到几个请求，画在笔记本 01 §1.3「扎堆长什么样」的热力图里。",
         ...ownPoliciesNote(policies),
       ],
@@ -218,18 +255,20 @@ export const herdingDemo = defineDemo({
   claims: [
     {
       id: "jsq-herds",
-      says: "快照过时后，最短队列在每个刷新间隔里把一大块新请求塞给同一台服务器：它在快照里最短",
+      says: "快照过时后，快照里最短的那台在下一次刷新之前收下所有新请求",
       lecture: "快照里最短的那台，在下一次刷新之前收下所有请求",
       judge: (t, p) => {
-        const jsq = rowFor(t, "jsq").topServerShare as number;
+        const row = rowFor(t, "jsq");
+        const toShortest = row.snapshotShortestShare as number;
+        const ties = row.shortestTies as number;
+        const top = row.topServerShare as number;
         const random = rowFor(t, "random").topServerShare as number;
-        const a = perSeedOf(t, "jsq", "sharePerSeed", "的份额");
-        const b = perSeedOf(t, "random", "sharePerSeed", "的份额");
+        const a = perSeedOf(t, "jsq", "toShortestPerSeed", "发给快照里最短那台的比例");
         return {
-          holds: jsq > 2 * random,
-          ours: `快照每 ${p.refresh} 个服务时间刷新一次，每个间隔里收到最多的那台所占的份额：最短队列 ${pct(jsq)}，随机 ${pct(random)}，完全均匀 ${pct(1 / p.servers)}`,
-          remark: "不是全部：快照里常有几台并列最短，它们平分这一波",
-          seeds: seedsAgreeing(a.map((x, k) => x / b[k]), (r) => r > 2),
+          holds: toShortest >= 0.99,
+          ours: `最短队列把 ${pct(toShortest)} 的请求发给了当时快照里最短的服务器；快照里平均 ${f(ties, 1)} 台并列最短，它们随机分摊这一波，所以每个 ${p.refresh} 个服务时间的间隔里收到最多的那一台占 ${pct(top)}（随机 ${pct(random)}，完全均匀 ${pct(1 / p.servers)}）`,
+          seeds: seedsAgreeing(a, (x) => x >= 0.99),
+          why: `只有 ${pct(toShortest)} 的请求去了快照里最短的服务器：这条最短队列规则在两次刷新之间还用了快照以外的信息`,
         };
       },
     },

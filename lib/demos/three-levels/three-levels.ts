@@ -372,7 +372,7 @@ export const informationAndFreshness = defineDemo({
   claims: [
     {
       id: "load-info",
-      says: "实时的队列长度让最短队列远好于随机派发；信息过时几个服务时间，它反而比随机更差，二选一则很稳",
+      says: "实时的队列长度让最短队列远好于随机派发；信息过时几个服务时间，它反而比随机更差，二选一仍好于随机",
       lecture: "信息过时几个服务时间，它就比随机还差（误区 2）",
       judge: (t) => {
         const live = needRow(t, { rule: "jsq", condition: "实时（T = 0）" });
@@ -383,6 +383,11 @@ export const informationAndFreshness = defineDemo({
         return {
           holds: Number(live.value) < Number(live.reference) / 2 && Number(o.value) > Number(o.reference) && Number(p2[1].value) < Number(p2[1].reference),
           ours: `最短队列 ${sig(Number(live.value))} → ${sig(Number(o.value))}（随机 ${sig(Number(o.reference))}）；二选一 ${sig(Number(p2[0].value))} → ${sig(Number(p2[1].value))}`,
+          why: [
+            Number(live.value) < Number(live.reference) / 2 ? "" : `实时信息下最短队列 ${sig(Number(live.value))} 没有低到随机 ${sig(Number(live.reference))} 的一半以下`,
+            Number(o.value) > Number(o.reference) ? "" : `${o.condition}时最短队列 ${sig(Number(o.value))} 没有比随机 ${sig(Number(o.reference))} 差`,
+            Number(p2[1].value) < Number(p2[1].reference) ? "" : `${p2[1].condition}时二选一 ${sig(Number(p2[1].value))} 不比随机 ${sig(Number(p2[1].reference))} 好`,
+          ].filter(Boolean).join("；"),
         };
       },
     },
