@@ -4,7 +4,7 @@
 import { describe, expect, it } from "vitest";
 import { ParameterError } from "../lib/core/errors";
 import { rowsWhere } from "../lib/core/table";
-import type { Table } from "../lib/core/table";
+import type { Row, Table } from "../lib/core/table";
 import { hotSpotShareOverTime } from "../lib/cluster/index";
 import { getDemo, runDemo } from "../lib/demos/index";
 import { evaluateClaim } from "../lib/demos/claims";
@@ -37,14 +37,16 @@ describe("verdicts at default parameters", () => {
       "long-video-gain-most": ["holds", "holds"],
       "small-shared-small-gain": ["fails", "fails"],
       // judged on the typical (geometric-mean) gain over the speed-up cells, as the lecture quotes an average: programming
-      // 0.90× / 0.94× (Preble slower at 3 of its 4 rates), every other workload ≥ 1.18× (with the largest ratio alone
-      // it failed: programming's 1.37× at 16 req/s against the agent's 1.31×)
-      "programming-least": ["holds", "holds"],
+      // 0.90× / 0.94× is the smallest (every other workload ≥ 1.18×) but below 1 — Preble slower at 3 of its 4 rates —
+      // where the lecture (the paper's 1.56–1.8×) reports a small gain
+      "programming-least": ["fails", "fails"],
       "largest-ratio-overloaded": ["holds", "holds"],
-      "simple-not-worse": ["holds", "holds"],
-      // judged on every workload's top rate (the lecture's sentence is general): long documents and video win by far
-      // (the simple rule overloaded), but at tool calling's 64 and programming's 16 req/s Preble is slower, and the agent
-      // ties; as released only long documents' and video's top cells run, and there it holds
+      // judged on every workload's lower half of rates (the lecture's "中低负载" is general): at video's 2 req/s the
+      // simple rule is 9% slower (seed 1); as released only long documents' 1 req/s runs below the top, and there it holds
+      "simple-not-worse": ["fails", "holds"],
+      // per workload: no clear win in the lower half, a clear one at the top. Long documents and video win by far at
+      // the top (the simple rule overloaded), but at tool calling's 64 and programming's 16 req/s Preble is slower, and
+      // the agent ties; as released only long documents' and video's top cells run, and there it holds
       "preble-wins-at-top": ["fails", "holds"],
       "programming-cold-start": ["holds", "holds"],
       "gap-at-video-8": ["holds", "fails"],
@@ -320,6 +322,38 @@ describe("the rules on hand-made tables", () => {
       const edge = judge("pairing-helps-tool", table("toolCalling", 6.576, 6));
       expect(edge.verdict).toBe("unjudged");
       expect(edge.why).toContain("快 9.6%");
+    });
+  });
+
+  describe("03.1: the simple rule against Preble, per workload: lower half of the rates, top rate", () => {
+    const params = { ...getDemo("03.1").defaults, readings: ["lecture"], ratioSeeds: 1 };
+    /** Mean latencies of the simple rule (a) and Preble (b), rate by rate, for long documents and one other workload. */
+    const table = (other: Array<[number, number, number]>): Table => {
+      const rows: Row[] = [];
+      const add = (workload: string, rate: number, a: number, b: number) => {
+        rows.push({ workload, rate, policy: "cacheAwareGuarded", meanLatency: a, overloaded: false, seeds: 1 });
+        rows.push({ workload, rate, policy: "preble", meanLatency: b, overloaded: false, seeds: 1 });
+      };
+      for (const [rate, a, b] of [[0.5, 4, 5], [1, 5, 6], [1.5, 12, 9], [2, 80, 25]] as const) add("longDocQA", rate, a, b);
+      for (const [rate, a, b] of other) add("videoQA", rate, a, b);
+      return { title: "t", columns: [], rows };
+    };
+    const p = { ...params, workloads: ["longDocQA", "videoQA"] } as never;
+    const judge = (id: string, t: Table) => evaluateClaim(claimOf("03.1", id), t, p);
+    it("not worse: 4% slower in the lower half is within 5%; 9% slower is not, naming the cell", () => {
+      expect(judge("simple-not-worse", table([[2, 1.04, 1], [4, 1, 1], [6, 3, 1.3], [8, 20, 1.6]])).verdict).toBe("holds");
+      const c = judge("simple-not-worse", table([[2, 1.09, 1], [4, 1, 1], [6, 3, 1.3], [8, 20, 1.6]]));
+      expect(c.verdict).toBe("fails");
+      expect(c.why).toContain("视频问答 2 请求/秒时简单规则慢 9%");
+    });
+    it("wins only at the top: a clear win (> 20% faster) in the lower half fails, and so does no clear win at the top", () => {
+      expect(judge("preble-wins-at-top", table([[2, 1, 1], [4, 1, 0.9], [6, 3, 1.3], [8, 20, 1.6]])).verdict).toBe("holds");
+      const low = judge("preble-wins-at-top", table([[2, 1, 0.7], [4, 1, 0.9], [6, 3, 1.3], [8, 20, 1.6]]));
+      expect(low.verdict).toBe("fails");
+      expect(low.why).toContain("视频问答在较低的 2 请求/秒快 30%");
+      const top = judge("preble-wins-at-top", table([[2, 1, 1], [4, 1, 0.9], [6, 3, 1.3], [8, 2, 1.8]]));
+      expect(top.verdict).toBe("fails");
+      expect(top.why).toContain("视频问答最高一档 8 请求/秒 Preble 只快 10%");
     });
   });
 
