@@ -94,13 +94,17 @@ describe("demos 06.x (small)", () => {
   it("06.3 runs each SGLang version per tree cap and Dynamo per event delay, averaging the seeds", () => {
     const t = runDemo("06.3", { requestCount: 300, longDecodeOutputTokens: 300, treeCapTokens: [20000], eventDelays: [0.1, 2], seeds: [1, 2] });
     // (a small run: the verdicts at these sizes are not the point)
-    expect(t.rows.map((r) => [r.policy, r.treeCapTokens, r.eventDelay])).toEqual([
-      ["sglangRouterSmallestTree", 20000, NaN],
-      ["sglangRouter", 20000, NaN],
-      ["dynamoKvRouter", NaN, 0.1],
-      ["dynamoKvRouter", NaN, 2],
+    expect(t.rows.map((r) => [r.policy, r.treeCapTokens, r.eventDelay, r.guardOff])).toEqual([
+      ["sglangRouterSmallestTree", 20000, NaN, false],
+      // the early release once more with its imbalance guard off, at the first cap
+      ["sglangRouterSmallestTree", 20000, NaN, true],
+      ["sglangRouter", 20000, NaN, false],
+      ["dynamoKvRouter", NaN, 0.1, false],
+      ["dynamoKvRouter", NaN, 2, false],
     ]);
-    expect(t.rows[1].vsToday).toBe(1);
+    expect(t.rows[2].vsToday).toBe(1);
+    expect(t.rows[1].imbalancedShare).toBe(0);
+    expect(new Set(t.rows.map((r) => r.run)).size).toBe(t.rows.length);
     expect(t.claims?.find((c) => c.id === "cap-not-needed")?.verdict).toBe("unjudged");
     expect(() => runDemo("06.3", { longDecodeShare: 1 })).toThrow(/参数 longDecodeShare/);
   });
@@ -109,7 +113,7 @@ describe("demos 06.x (small)", () => {
     const small = { requestCount: 300, longDecodeOutputTokens: 300, eventDelays: [0.1], seeds: [1], policies: ["sglangRouterSmallestTree"] };
     // 10^9 tokens: 300 requests never fill it, so the "finite" cap never acts
     const idle = runDemo("06.3", { ...small, treeCapTokens: [1e9, 2e9] });
-    expect(idle.rows.map((r) => r.treeEvictions)).toEqual([0, 0]);
+    expect(idle.rows.filter((r) => !r.guardOff).map((r) => r.treeEvictions)).toEqual([0, 0]);
     const c = idle.claims?.find((x) => x.id === "cap-not-needed");
     expect(c?.verdict).toBe("unjudged");
     expect(c?.why).toMatch(/^树的上限在这次运行里没有起作用：上限 1,000,000,000 token 时近似树一次也没淘汰/);
@@ -177,5 +181,20 @@ describe("06.x at default parameters: every verdict", () => {
     const costs = t.claims?.find((c) => c.id === "spiral-costs");
     expect(costs?.seeds).toEqual({ agree: 3, total: 3 });
     expect(costs?.ours).toMatch(/3 个种子的平均，范围/);
+    // without the guard the same runs are crushed: a seed overloaded or the long decodes ≥ 1.5× slower
+    const off = t.rows.find((r) => r.guardOff === true)!;
+    const on = t.rows.find((r) => r.policy === "sglangRouterSmallestTree" && !r.guardOff)!;
+    expect((off.overloadedSeeds as number) > 0 || (off.longDecodeLatency as number) > 1.5 * (on.longDecodeLatency as number)).toBe(true);
+  }, 60_000);
+  it("06.3 with one shared prefix: no spiral, so the guard claim is unjudged and the cost (1%) is not a clear cost, each with its reason", () => {
+    const t = runDemo("06.3", { sharedPrefixes: 1 });
+    const c = (id: string) => t.claims?.find((x) => x.id === id);
+    expect(c("spiral-appears")?.verdict).toBe("fails");
+    expect(c("spiral-appears")?.why).toContain("不到 2 倍");
+    expect(c("guard-bounds-it")?.verdict).toBe("unjudged");
+    expect(c("guard-bounds-it")?.why).toContain("螺旋没有出现");
+    expect(c("spiral-costs")?.verdict).toBe("fails");
+    expect(c("spiral-costs")?.why).toMatch(/^按树大小派发的长 decode 只慢 1%/);
+    expect(c("cap-not-needed")?.why).toContain("螺旋在哪个上限下都没有出现");
   }, 60_000);
 });

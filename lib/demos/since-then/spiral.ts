@@ -17,6 +17,12 @@ import { CLUSTER_COLUMNS } from "../columns";
 import { defineDemo, DemoContext } from "../registry";
 import { checkPolicies, policyNameColumn, runPolicy } from "./common";
 
+/** An imbalance threshold no run of this demo reaches: the guard switched off. */
+const NO_GUARD = 1_000_000_000;
+
+/** spiral-costs: "明显高" = the long decodes' mean latency over today's release above this ratio. */
+const CLEARLY_SLOWER = 1.05;
+
 /** mixedWorkload numbers part k's segments from k × 10^8: part 0 (the long decodes) has the ids below. */
 const PART_STRIDE = 100_000_000;
 
@@ -89,8 +95,9 @@ function runStats(res: ClusterResult, replicas: number): RunStats {
 const avg = (xs: number[]): number => xs.reduce((a, b) => a + b, 0) / xs.length;
 const isSglang = (p: string): boolean => p.startsWith("sglangRouter");
 
-function rowOf(t: Table, policy: string, cap: number | null, delay: number | null): Row {
-  const row = t.rows.find((r) => r.policy === policy && (cap === null || r.treeCapTokens === cap) && (delay === null || r.eventDelay === delay));
+function rowOf(t: Table, policy: string, cap: number | null, delay: number | null, guardOff = false): Row {
+  const row = t.rows.find((r) => r.policy === policy && (r.guardOff === true) === guardOff && (cap === null || r.treeCapTokens === cap) && (delay === null || r.eventDelay === delay));
+  needParam(row !== undefined || !guardOff, `需要早期版 SGLang 路由器关掉不均衡保护的那一行（policies 里有 sglangRouterSmallestTree 时自动跑）`);
   needParam(row !== undefined, `需要 ${displayName(policy)}${cap !== null ? `、树的上限 ${cap} token` : ""}${delay !== null ? `、事件延迟 ${delay} 秒` : ""} 的行`);
   return row as Row;
 }
@@ -104,10 +111,18 @@ const claims: Claim<SpiralParams>[] = [
     lecture: "sglang#14305、#14532：未命中的新请求全部派给已经过载的工作进程，空闲的却因为树大而接不到",
     judge: (t, p) => {
       const r = rowOf(t, "sglangRouterSmallestTree", p.treeCapTokens[0], null);
+      const toBusiest = r.missesToBusiest as number;
+      const chance = r.missesByChance as number;
+      const piled = r.longDecodeOnBusiest as number;
       return {
-        holds: spiralOn(r) && (r.longDecodeOnBusiest as number) > 1.5 / p.replicas,
-        ours: `${pct(r.missesToBusiest as number)} 的未命中落到最忙的工作进程（随便选一个是 ${pct(r.missesByChance as number)}），长 decode 请求的 ${pct(r.longDecodeOnBusiest as number)} 在同一个副本上（公平份额 ${pct(1 / p.replicas)}）`,
+        holds: spiralOn(r) && piled > 1.5 / p.replicas,
+        ours: `${pct(toBusiest)} 的未命中落到最忙的工作进程（随便选一个是 ${pct(chance)}），长 decode 请求的 ${pct(piled)} 在同一个副本上（公平份额 ${pct(1 / p.replicas)}）`,
+        remark: `螺旋 = 未命中落到最忙者的比例至少是随便选一个的 2 倍，且长 decode 在一个副本上的份额超过公平份额的 1.5 倍（${pct(1.5 / p.replicas)}）`,
         seeds: { agree: r.seedsSpiral as number, total: p.seeds.length },
+        why: [
+          spiralOn(r) ? "" : `未命中落到最忙者的比例 ${pct(toBusiest)} 只是随便选一个（${pct(chance)}）的 ${f(toBusiest / chance, 1)} 倍，不到 2 倍`,
+          piled > 1.5 / p.replicas ? "" : `长 decode 请求在一个副本上最多 ${pct(piled)}，没有超过公平份额的 1.5 倍（${pct(1.5 / p.replicas)}）`,
+        ].filter(Boolean).join("；") + `：这组参数下（${p.sharedPrefixes} 个共享前缀、长 decode 占 ${pct(p.longDecodeShare)}）最小的树并不总在最忙的工作进程上`,
       };
     },
   },
@@ -116,20 +131,38 @@ const claims: Claim<SpiralParams>[] = [
     says: "把螺旋挡住的是不均衡保护：在途请求的差超过 64 时改派最闲的——所以结果是变慢，而不是压垮",
     judge: (t, p) => {
       const r = rowOf(t, "sglangRouterSmallestTree", p.treeCapTokens[0], null);
-      return { holds: (r.imbalancedShare as number) > 0.02 && r.overloadedSeeds === 0, ours: `${pct(r.imbalancedShare as number)} 的决定判为不均衡；${r.overloadedSeeds} 个种子过载` };
+      needParam(spiralOn(r), `这组参数下螺旋没有出现（未命中落到最忙者 ${pct(r.missesToBusiest as number)}，随便选一个 ${pct(r.missesByChance as number)}），没有要挡的东西`);
+      const off = rowOf(t, "sglangRouterSmallestTree", p.treeCapTokens[0], null, true);
+      const guarded = r.longDecodeLatency as number;
+      const unguarded = off.longDecodeLatency as number;
+      const acted = (r.imbalancedShare as number) > 0.02;
+      const crushed = (off.overloadedSeeds as number) > 0 || unguarded > 1.5 * guarded;
+      const safe = r.overloadedSeeds === 0;
+      return {
+        holds: acted && safe && crushed,
+        ours: `有保护：${pct(r.imbalancedShare as number)} 的决定判为不均衡，${r.overloadedSeeds} 个种子过载，长 decode ${f(guarded, 1)} 秒；关掉保护：${off.overloadedSeeds} 个种子过载，长 decode ${f(unguarded, 1)} 秒（${times(unguarded / guarded)}）`,
+        remark: "“压垮” = 关掉保护后有种子过载，或长 decode 的延迟超过有保护时的 1.5 倍",
+        why: [
+          acted ? "" : `保护只在 ${pct(r.imbalancedShare as number)} 的决定里触发`,
+          safe ? "" : `有保护时仍有 ${r.overloadedSeeds} 个种子过载`,
+          crushed ? "" : `关掉保护也没有压垮：没有种子过载，长 decode 只慢到 ${times(unguarded / guarded)}`,
+        ].filter(Boolean).join("；"),
+      };
     },
   },
   {
     id: "spiral-costs",
-    says: "螺旋的代价：长 decode 请求的平均延迟，按树大小派发比今天的版本高",
+    says: "螺旋的代价：长 decode 请求的平均延迟，按树大小派发比今天的版本明显高（高 5% 以上）",
     judge: (t, p) => {
       const r = rowOf(t, "sglangRouterSmallestTree", p.treeCapTokens[0], null);
       needParam(Number.isFinite(r.vsToday as number), "需要同一组种子、同一上限下 sglangRouter 的运行");
+      const ratio = r.vsToday as number;
       return {
-        holds: (r.vsToday as number) > 1,
-        ours: `${times(r.vsToday as number)}（${p.seeds.length} 个种子的平均，范围 ${f(r.vsTodayLow as number)}–${f(r.vsTodayHigh as number)}）：${f(r.longDecodeLatency as number, 1)} 对 ${f(need(t, { policy: "sglangRouter", treeCapTokens: p.treeCapTokens[0] }, "longDecodeLatency"), 1)} 秒`,
+        holds: ratio > CLEARLY_SLOWER,
+        ours: `${times(ratio)}（${p.seeds.length} 个种子的平均，范围 ${f(r.vsTodayLow as number)}–${f(r.vsTodayHigh as number)}）：${f(r.longDecodeLatency as number, 1)} 对 ${f(need(t, { policy: "sglangRouter", treeCapTokens: p.treeCapTokens[0] }, "longDecodeLatency"), 1)} 秒`,
         seeds: { agree: r.seedsSlower as number, total: p.seeds.length },
         remark: (r.vsTodayHigh as number) - (r.vsTodayLow as number) > 0.5 ? "种子之间相差较大" : undefined,
+        why: `按树大小派发的长 decode 只${ratio >= 1 ? "慢" : "快"} ${f(Math.abs(ratio - 1) * 100, 0)}%${spiralOn(r) ? "" : "：螺旋没有出现（上一条），也就没有代价"}`,
       };
     },
   },
@@ -158,7 +191,9 @@ const claims: Claim<SpiralParams>[] = [
         finite.length > 0 && idle.length === finite.length
           ? `树的上限在这次运行里没有起作用：${idle.map((r) => `上限 ${(r.treeCapTokens as number).toLocaleString("en-US")} token 时近似树一次也没淘汰`).join("；")}（每 ${SGLANG_ROUTER_DEFAULTS.evictionInterval} 秒剪一次树，这么短的运行里树还没长到上限），两行的差别说明不了上限的作用。把 requestCount 调大、或把上限调小再看`
           : undefined;
-      return { unjudged, why: unjudged, holds: rows.every(spiralOn), ours: rows.map((r) => `上限 ${(r.treeCapTokens as number).toLocaleString("en-US")} token：${pct(r.missesToBusiest as number)}（随便选一个 ${pct(r.missesByChance as number)}）`).join("；") };
+      const without = rows.filter((r) => !spiralOn(r));
+      const why = unjudged ?? `${without.map((r) => `上限 ${(r.treeCapTokens as number).toLocaleString("en-US")} token 时未命中落到最忙者 ${pct(r.missesToBusiest as number)}，不到随便选一个（${pct(r.missesByChance as number)}）的 2 倍`).join("；")}：螺旋${without.length === rows.length ? "在哪个上限下都没有出现，比不出上限的作用" : "只在一部分上限下出现"}`;
+      return { unjudged, why, holds: rows.every(spiralOn), ours: rows.map((r) => `上限 ${(r.treeCapTokens as number).toLocaleString("en-US")} token：${pct(r.missesToBusiest as number)}（随便选一个 ${pct(r.missesByChance as number)}）`).join("；") };
     },
   },
   {
@@ -221,49 +256,62 @@ export const deathSpiral = defineDemo<SpiralParams>({
     const runs = new Map<string, RunStats[]>();
     const key = (policy: string, cap: number, delay: number) => `${policy}|${cap}|${delay}`;
     const conditions = (policy: string): Array<[number, number]> => (isSglang(policy) ? caps.map((c) => [c, NaN]) : delays.map((d) => [NaN, d]));
+    // the early release once more without its imbalance guard (guard-bounds-it: what the guard holds back)
+    const guardOff = policies.includes("sglangRouterSmallestTree");
+    const record = (k: string, st: RunStats) => {
+      if (!runs.has(k)) runs.set(k, []);
+      (runs.get(k) as RunStats[]).push(st);
+    };
     for (const seed of seeds) {
       const w = spiralWorkload({ rate, longDecodeShare, longDecodeOutputTokens, sharedPrefixes, requestCount }, seed);
       for (const policy of policies) {
         for (const [cap, delay] of conditions(policy)) {
           ctx.progress?.(`06.3：${displayName(policy)}，种子 ${seed}`);
           const res = runPolicy(w, replicas, policy, seed, { notificationDelay: Number.isNaN(delay) ? 0.1 : delay, routerOptions: isSglang(policy) ? { maxTreeTokens: cap } : {} });
-          const k = key(policy, cap, delay);
-          if (!runs.has(k)) runs.set(k, []);
-          (runs.get(k) as RunStats[]).push(runStats(res, replicas));
+          record(key(policy, cap, delay), runStats(res, replicas));
         }
+      }
+      if (guardOff) {
+        ctx.progress?.(`06.3：${displayName("sglangRouterSmallestTree")}（不均衡保护关掉），种子 ${seed}`);
+        const res = runPolicy(w, replicas, "sglangRouterSmallestTree", seed, { notificationDelay: 0.1, routerOptions: { maxTreeTokens: caps[0], balanceAbs: NO_GUARD } });
+        record(key("sglangRouterSmallestTree|noGuard", caps[0], NaN), runStats(res, replicas));
       }
     }
     const rows: Row[] = [];
-    for (const policy of policies) {
-      for (const [cap, delay] of conditions(policy)) {
-        const rs = runs.get(key(policy, cap, delay)) as RunStats[];
-        // the same seeds under today's SGLang router (same cap; Dynamo compares with the first cap)
-        const today = runs.get(key("sglangRouter", isSglang(policy) ? cap : caps[0], NaN));
-        const ratios = today ? rs.map((r, i) => r.longDecodeLatency / today[i].longDecodeLatency) : [];
-        const pick = (f: (r: RunStats) => number) => avg(rs.map(f));
-        rows.push({
-          policy,
-          condition: isSglang(policy) ? `树的上限 ${cap.toLocaleString("en-US")} token` : `KV 事件延迟 ${delay} 秒`,
-          treeCapTokens: cap,
-          eventDelay: delay,
-          longDecodeLatency: pick((r) => r.longDecodeLatency),
-          longDecodeLow: Math.min(...rs.map((r) => r.longDecodeLatency)),
-          longDecodeHigh: Math.max(...rs.map((r) => r.longDecodeLatency)),
-          meanLatency: pick((r) => r.meanLatency),
-          p99Latency: pick((r) => r.p99Latency),
-          longDecodeOnBusiest: pick((r) => r.longDecodeOnBusiest),
-          missesToBusiest: pick((r) => r.missesToBusiest),
-          missesByChance: pick((r) => r.missesByChance),
-          imbalancedShare: pick((r) => r.imbalancedShare),
-          treeEvictions: pick((r) => r.treeEvictions),
-          vsToday: ratios.length ? avg(ratios) : NaN,
-          vsTodayLow: ratios.length ? Math.min(...ratios) : NaN,
-          vsTodayHigh: ratios.length ? Math.max(...ratios) : NaN,
-          seedsSlower: ratios.filter((x) => x > 1).length,
-          seedsSpiral: rs.filter((r) => r.missesToBusiest >= 2 * r.missesByChance).length,
-          overloadedSeeds: rs.filter((r) => r.overloaded).length,
-        });
-      }
+    const lines: Array<[string, number, number, boolean]> = policies.flatMap((policy) => conditions(policy).map(([cap, delay]): [string, number, number, boolean] => [policy, cap, delay, false]));
+    if (guardOff) lines.splice(lines.findIndex((l) => l[0] === "sglangRouterSmallestTree") + 1, 0, ["sglangRouterSmallestTree", caps[0], NaN, true]);
+    for (const [policy, cap, delay, noGuard] of lines) {
+      const rs = runs.get(key(noGuard ? `${policy}|noGuard` : policy, cap, delay)) as RunStats[];
+      // the same seeds under today's SGLang router (same cap; Dynamo compares with the first cap)
+      const today = runs.get(key("sglangRouter", isSglang(policy) ? cap : caps[0], NaN));
+      const ratios = today ? rs.map((r, i) => r.longDecodeLatency / today[i].longDecodeLatency) : [];
+      const pick = (f: (r: RunStats) => number) => avg(rs.map(f));
+      const condition = isSglang(policy) ? `树的上限 ${cap.toLocaleString("en-US")} token${noGuard ? "，不均衡保护关掉" : ""}` : `KV 事件延迟 ${delay} 秒`;
+      rows.push({
+        policy,
+        condition,
+        guardOff: noGuard,
+        // one label a run, for a chart with one bar each (the conditions of SGLang's rows and Dynamo's differ in kind)
+        run: `${displayName(policy)}：${condition}`,
+        treeCapTokens: cap,
+        eventDelay: delay,
+        longDecodeLatency: pick((r) => r.longDecodeLatency),
+        longDecodeLow: Math.min(...rs.map((r) => r.longDecodeLatency)),
+        longDecodeHigh: Math.max(...rs.map((r) => r.longDecodeLatency)),
+        meanLatency: pick((r) => r.meanLatency),
+        p99Latency: pick((r) => r.p99Latency),
+        longDecodeOnBusiest: pick((r) => r.longDecodeOnBusiest),
+        missesToBusiest: pick((r) => r.missesToBusiest),
+        missesByChance: pick((r) => r.missesByChance),
+        imbalancedShare: pick((r) => r.imbalancedShare),
+        treeEvictions: pick((r) => r.treeEvictions),
+        vsToday: ratios.length ? avg(ratios) : NaN,
+        vsTodayLow: ratios.length ? Math.min(...ratios) : NaN,
+        vsTodayHigh: ratios.length ? Math.max(...ratios) : NaN,
+        seedsSlower: ratios.filter((x) => x > CLEARLY_SLOWER).length,
+        seedsSpiral: rs.filter((r) => r.missesToBusiest >= 2 * r.missesByChance).length,
+        overloadedSeeds: rs.filter((r) => r.overloaded).length,
+      });
     }
     return {
       title: `长 decode 加 ${sharedPrefixes} 个共享前缀：${replicas} 个工作进程、${rate} 请求/秒，${seeds.length} 个种子的平均`,
@@ -286,7 +334,7 @@ export const deathSpiral = defineDemo<SpiralParams>({
       rows,
       notes: [
         `负载：${pct(longDecodeShare)} 的请求是长 decode（约 100 token 的独有提示，平均 ${longDecodeOutputTokens.toLocaleString("en-US")} 个输出 token），其余平分给 ${sharedPrefixes} 个共享前缀的应用（2,000 token 系统提示 + 20 个工具之一 + 独有的 400 token 问题，约 40 个输出 token）；泊松到达，每次运行 ${requestCount} 个请求，副本用先来先服务。`,
-        `路由器：${displayNames(policies)}。SGLang 的各版本按每个树的上限各跑一遍（每 ${SGLANG_ROUTER_DEFAULTS.evictionInterval} 秒剪一次树）；Dynamo 按每个 KV 事件延迟各跑一遍——SGLang 的近似树不读事件，延迟与它无关。`,
+        `路由器：${displayNames(policies)}。SGLang 的各版本按每个树的上限各跑一遍（每 ${SGLANG_ROUTER_DEFAULTS.evictionInterval} 秒剪一次树）${guardOff ? `，早期版另在第一个上限下关掉不均衡保护跑一遍（阈值设成 ${NO_GUARD.toLocaleString("en-US")}，永远达不到），看保护挡住了什么` : ""}；Dynamo 按每个 KV 事件延迟各跑一遍——SGLang 的近似树不读事件，延迟与它无关。`,
         `“未命中落到最忙者” = 未命中的请求里，派给当时在途请求最多（且不是人人一样多）的工作进程的比例；“随便选一个会落到” = 同样这些时刻随机选一个工作进程落到最忙者的比例。“今天的版本” = 同一组种子、同一个树的上限下的${displayName("sglangRouter")}（Dynamo 与第一个上限比）。`,
         `每格是 ${seeds.length} 个种子（${seeds.join("、")}）的平均，“种子最小 / 最大”是前一列在各种子上的范围。预热：缓存从空开始，按到达时间排在前 20% 的请求不计入统计。`,
       ],
