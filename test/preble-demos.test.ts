@@ -353,7 +353,7 @@ describe("the rules on hand-made tables", () => {
       expect(low.why).toContain("视频问答在较低的 2 请求/秒快 30%");
       const top = judge("preble-wins-at-top", table([[2, 1, 1], [4, 1, 0.9], [6, 3, 1.3], [8, 2, 1.8]]));
       expect(top.verdict).toBe("fails");
-      expect(top.why).toContain("视频问答最高一档 8 请求/秒 Preble 只快 10%");
+      expect(top.why).toContain("视频问答最高的 8 请求/秒 Preble 只快 10%");
     });
   });
 

@@ -131,10 +131,10 @@ function simpleAgainstPreble(t: Table, p: Fig3Params, preble: string): Cell3[] {
   });
 }
 
-/** "长文档问答 0.5：4.24 对 4.83，1：5.59 对 7.01；视频问答 …" */
+/** Per workload, the largest simple ÷ Preble ratio over `cells`: "长文档问答 0.80×、视频问答 1.09×…". */
 function byWorkload(cells: Cell3[]): string {
   const ws = [...new Set(cells.map((c) => c.w))];
-  return ws.map((w) => `${displayName(w)} ${cells.filter((c) => c.w === w).map((c) => `${c.rate}：${f(c.a, 2)} 对 ${f(c.b, 2)}`).join("，")}`).join("；") || "没有（每种负载至少要两档请求率）";
+  return ws.map((w) => `${displayName(w)} ${times(Math.max(...cells.filter((c) => c.w === w).map((c) => c.a / c.b)))}`).join("、") || "没有（每种负载至少要两档请求率）";
 }
 
 const CLAIMS_ON_ONE_TABLE: Claim<Fig3Params>[] = [
@@ -190,7 +190,7 @@ const CLAIMS_ON_ONE_TABLE: Claim<Fig3Params>[] = [
   },
   {
     id: "programming-least",
-    says: "编程负载收益最小（但仍是收益）：它生成的 token 最多，时间大半花在 decode 上，路由帮不上多少忙（讲义说的是平均收益：这里按两边都不过载的各档请求率上基线 ÷ Preble 的几何平均比较，收益即大于 1）",
+    says: "编程负载收益最小（但仍是收益，几何平均 > 1）：它生成的 token 最多，时间大半花在 decode 上",
     lecture: "论文报告编程平均 1.56–1.8 倍，五种负载里最小",
     judge: (t, p) => {
       needParam(p.workloads.includes("programming") && p.workloads.length >= 2, "需要编程和至少一种别的负载（参数 workloads）");
@@ -204,7 +204,7 @@ const CLAIMS_ON_ONE_TABLE: Claim<Fig3Params>[] = [
         const behind = cells.filter((r) => num(r[b.ratio]) < 1).length;
         const slower = `；编程各档：${gainsByRate(t, "programming", b)}${behind > 0 ? `，其中 ${behind} 档 Preble 更慢` : ""}`;
         const notLeast = `收益最小的是${displayName(least.w)}（${times(least.g)}），编程是 ${times(prog.g)}${gains.filter((x) => x.g < prog.g).length > 1 ? `，比编程小的还有 ${gains.filter((x) => x.g < prog.g && x.w !== least.w).map((x) => displayName(x.w)).join("、")}` : ""}`;
-        const noGain = `编程的收益在五种负载里最小，可它是 ${times(prog.g)}，不到 1：Preble 在编程上平均反而更慢${behind > 0 ? `（${cells.length} 档里 ${behind} 档更慢）` : ""}，不是论文那样的小收益。讲义的解释是编程的输出最长、decode 占比最大；这里最低一档上还有 E2 的冷启动让它落后（见"编程负载的最低一档"一条）`;
+        const noGain = `编程的收益最小，可只有 ${times(prog.g)}：Preble 在编程上平均反而更慢${behind > 0 ? `（${cells.length} 档里 ${behind} 档）` : ""}；最低一档上还有 E2 的冷启动（下面第四条）`;
         return {
           holds: least.w === "programming" && prog.g > 1,
           ours: `几何平均：${gains.map((x) => `${displayName(x.w)} ${times(x.g)}`).join("、")}${slower}`,
@@ -234,7 +234,7 @@ const CLAIMS_ON_ONE_TABLE: Claim<Fig3Params>[] = [
   },
   {
     id: "simple-not-worse",
-    says: "简单的“缓存感知 + 负载保护”在中低负载下不输 Preble（每种负载网格里较低的一半请求率，慢不到 5% 算不输），长文档 1 请求/秒时甚至更好",
+    says: "简单的“缓存感知 + 负载保护”在中低负载下不输 Preble（每种负载较低的一半请求率上慢不到 5%），长文档 1 请求/秒时甚至更好",
     lecture: "中低负载下不输 Preble，长文档 1/s 时甚至更好（3.88 vs 5.35 秒）",
     judge: (t, p) => {
       needWorkloads(p, ["longDocQA"], ["cacheAwareGuarded", "preble"]);
@@ -247,21 +247,20 @@ const CLAIMS_ON_ONE_TABLE: Claim<Fig3Params>[] = [
         const a1 = num(at1.meanLatency);
         const b1 = num(needRows(t, { workload: "longDocQA", rate: 1, policy: name("preble") })[0].meanLatency);
         const why = [
-          lost.length ? `${lost.map((c) => `${displayName(c.w)} ${c.rate} 请求/秒时简单规则慢 ${f((c.a / c.b - 1) * 100, 0)}%（${f(c.a, 2)} 对 ${f(c.b, 2)} 秒）`).join("；")}：这些格子里两者的副本内排队不同（简单规则先来先服务，Preble 优先级组），排队相同时的比较见 03.10` : "",
+          lost.length ? `${lost.map((c) => `${displayName(c.w)} ${c.rate} 请求/秒时简单规则慢 ${f((c.a / c.b - 1) * 100, 0)}%（${f(c.a, 2)} 对 ${f(c.b, 2)} 秒）`).join("；")}（排队相同时见 03.10）` : "",
           a1 < b1 ? "" : `长文档 1 请求/秒时简单规则 ${f(a1)} 秒，不比 Preble 的 ${f(b1)} 秒快`,
         ].filter(Boolean);
         return {
           holds: lost.length === 0 && a1 < b1,
-          ours: `较低的一半请求率上（简单规则 对 Preble，秒）：${byWorkload(low)}`,
+          ours: `较低的一半请求率上，简单规则 ÷ Preble 最大：${byWorkload(low)}；长文档 1 请求/秒 ${f(a1)} 对 ${f(b1)} 秒`,
           why: why.join("；"),
-          remark: released ? "完整 Preble 按开源代码跑，只跑了长文档 1 请求/秒和两种负载的最高一档；简单规则不是 Preble，两种读法用同一行" : undefined,
         };
       });
     },
   },
   {
     id: "preble-wins-at-top",
-    says: "Preble 只在最高的几档负载下明显（快 20% 以上）胜过简单规则：每种负载里，较低的一半请求率上不明显，最高一档上明显",
+    says: "Preble 只在最高的几档负载下明显（快 20% 以上）胜过简单规则：每种负载较低的一半请求率上不明显，最高一档上明显",
     lecture: "Preble 只在最高的几档负载下明显更好",
     judge: (t, p) => {
       needWorkloads(p, [], ["cacheAwareGuarded", "preble"]);
@@ -279,12 +278,11 @@ const CLAIMS_ON_ONE_TABLE: Claim<Fig3Params>[] = [
         const gain = (c: Cell3) => `${c.rate} 请求/秒快 ${f((1 - c.b / c.a) * 100, 0)}%`;
         return {
           holds: bad.length === 0,
-          ours: `最高一档（简单规则 对 Preble，秒）：${parts.map((x) => `${displayName(x.w)} ${x.top.rate} 请求/秒 ${f(x.top.a, 1)}${x.top.overA ? "（过载）" : ""} 对 ${f(x.top.b, 1)}${x.top.overB ? "（过载）" : ""}`).join("；")}`,
+          ours: `最高一档，简单规则对 Preble（秒）：${parts.map((x) => `${displayName(x.w)} ${f(x.top.a, 1)}${x.top.overA ? "（过载）" : ""} 对 ${f(x.top.b, 1)}${x.top.overB ? "（过载）" : ""}`).join("；")}`,
           why: bad.map((x) => [
             x.lowWins.length ? `${displayName(x.w)}在较低的 ${x.lowWins.map(gain).join("、")}，不只在最高几档` : "",
-            x.topWin ? "" : `${displayName(x.w)}最高一档 ${x.top.rate} 请求/秒 Preble ${x.top.b > x.top.a ? `反而慢 ${f((x.top.b / x.top.a - 1) * 100, 0)}%` : `只快 ${f((1 - x.top.b / x.top.a) * 100, 0)}%`}${x.top.overA && x.top.overB ? "（两者都过载）" : ""}`,
+            x.topWin ? "" : `${displayName(x.w)}最高的 ${x.top.rate} 请求/秒 Preble ${x.top.b > x.top.a ? `反而慢 ${f((x.top.b / x.top.a - 1) * 100, 0)}%` : `只快 ${f((1 - x.top.b / x.top.a) * 100, 0)}%`}${x.top.overA && x.top.overB ? "（两者都过载）" : ""}`,
           ].filter(Boolean).join("，")).join("；"),
-          remark: released ? "完整 Preble 按开源代码跑，只跑了长文档和视频问答的最高一档（和长文档 1 请求/秒）" : undefined,
         };
       });
     },
@@ -407,7 +405,7 @@ function onFirstSeed(claim: Claim<Fig3Params>): Claim<Fig3Params> {
     ...claim,
     judge: (t, p) => {
       if (!t.rows.some((r) => num(r.seeds) > 1)) return claim.judge(t, p);
-      const note = `种子 ${String(p.seed)} 的数：拿来比较的配置只跑了这一个种子`;
+      const note = `种子 ${String(p.seed)} 的数`;
       const j = claim.judge(seedView(t, 0), p);
       const add = <J extends Judgement>(x: J): J => ({ ...x, remark: x.remark ? `${x.remark}；${note}` : note });
       return Array.isArray(j) ? j.map(add) : add(j);

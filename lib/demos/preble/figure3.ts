@@ -133,7 +133,7 @@ export const figure3Demo = defineDemo<Fig3Params>({
       ].filter((c) => c.key.endsWith("Paper") || c.key.endsWith("PaperBaseline") ? configurations.includes("baselinePaper") : c.key === "vsBaseline" || c.key === "ratioKind" ? configurations.includes("baseline") : true) as Table["columns"],
       rows,
       notes: [
-        `每次模拟 max(${minRequests}, 请求率 × ${minSeconds} 秒) 个请求（“请求数”一列）。${several ? `图 3 的比值是两种基线与完整 Preble 之比：这三个配置在种子 ${String(p.seed)} 下基线不过载的格子里各跑 ${seeds.length} 个种子（${seeds.join("、")}），表里是均值（平均延迟另列各种子的范围；任一种子过载就算过载），Preble 的比值是均值之比；其余配置和基线过载的格子只跑种子 ${String(p.seed)}（过载格子里的比值随模拟时长增长，多跑种子也不会让它成为加速比），它们的比值和拿它们比较的结论都用种子 ${String(p.seed)} 的数。` : `种子 ${String(p.seed)}。`}`,
+        `每次模拟 max(${minRequests}, 请求率 × ${minSeconds} 秒) 个请求（“请求数”一列）。${several ? `图 3 的比值是两种基线与完整 Preble 之比：这三个配置在种子 ${String(p.seed)} 下基线不过载的格子里各跑 ${seeds.length} 个种子（${seeds.join("、")}），表里是均值（平均延迟另列各种子的范围；任一种子过载就算过载），Preble 的比值是均值之比；其余配置和基线过载的格子只跑种子 ${String(p.seed)}（过载格子的比值随模拟时长增长，不是加速比），它们的比值和拿它们比较的结论都用种子 ${String(p.seed)} 的数。` : `种子 ${String(p.seed)}。`}`,
         WARMUP_NOTE,
         configurationsNote(configurations),
         ...(extra.length ? [`开源代码的读法只在四条结论要用的 ${extra.length} 格里另跑（完整 Preble = prebleReleased，E2 + 迁移重要节点 = 开源的再平衡、decode 项和 M）：${extra.map((c) => `${displayName(c.workload)} ${c.rate} 请求/秒 ${displayName(RELEASED_OF[c.of].id)}`).join("、")}；这几行不算比值。`] : []),
