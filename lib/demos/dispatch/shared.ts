@@ -64,8 +64,9 @@ export function ownPoliciesNote(entries: readonly PolicyEntry[]): string[] {
 
 export const int = (n: number) => n.toLocaleString("en-US");
 
-/** "种子 1/0" or "种子 1/0 … 1/3（4 个）". */
-export const seedsText = (seed: unknown, seeds: number) => (seeds === 1 ? `种子 ${String(seed)}/0` : `种子 ${String(seed)}/0 … ${String(seed)}/${seeds - 1}（${seeds} 个）`);
+/** "种子 1 派生的 4 个子种子（1/0 … 1/3）": the runs' streams come from seed/k, k = 0 … seeds − 1. */
+export const seedsText = (seed: unknown, seeds: number) =>
+  seeds === 1 ? `种子 ${String(seed)} 派生的子种子 ${String(seed)}/0` : `种子 ${String(seed)} 派生的 ${seeds} 个子种子（${String(seed)}/0 … ${String(seed)}/${seeds - 1}）`;
 
 export const warmupNote = (warmupFraction: number, jobs: number) =>
   `预热：服务器从空开始；按到达顺序最先的 ${Math.round(warmupFraction * 100)}% 请求（${int(Math.floor(warmupFraction * jobs))} / ${int(jobs)} 个）照常模拟，但不计入统计。`;
