@@ -164,7 +164,7 @@ function arenaNotes(o: { workloads: string[]; counts: Record<string, number> }):
     return `${displayName(w)} ${s.rate} 请求/秒、${o.counts[w]} 个请求`;
   });
   return [
-    `设定同第 2 节（演示 02.1）：${SECTION2_REPLICAS} 个副本（Mistral-7B / A6000），${synthetic.join("，")}（02.1 的一半长度，让这一格几秒内跑完）。${o.workloads.includes("mooncakeTrace") ? `Mooncake：trace 的前 ${ARENA_MOONCAKE.minutes} 分钟，${ARENA_MOONCAKE.replicas} 个副本，到达时刻缩放到负载 ${ARENA_MOONCAKE.load}（同演示 06.4）。` : ""}`,
+    `设定同第 2 节（演示 02.1）：${SECTION2_REPLICAS} 个副本（Mistral-7B / A6000），${synthetic.join("，")}（02.1 的一半长度，让这一格几秒内跑完）。${o.workloads.includes("mooncakeTrace") ? `Mooncake：trace 的前 ${ARENA_MOONCAKE.minutes} 分钟，${ARENA_MOONCAKE.replicas} 个副本，到达时刻缩放到目标利用率 ρ = ${ARENA_MOONCAKE.load}（同演示 06.4）。` : ""}`,
     "你的路由器下副本都用先来先服务；完整 Preble 带它自己的本地优先级组。前 20% 的请求用来预热，不计入统计。",
     "你的路由器若是一个对象，所有运行共用它（它记的状态会带到下一次运行）；要每次从头开始，传一个返回路由器的函数。",
   ];

@@ -40,7 +40,7 @@ export const TRACE_REPLAY_CLAIMS: readonly Claim[] = [
       return {
         holds: share < 0.5,
         why: `最高的${displayName(best.policy)}命中 ${pct(num(best, "hitRate"), 1)}，已达到上界 ${pct(bound, 1)} 的 ${pct(share)}`,
-        ours: `上界 ${pct(bound, 1)}；最高的是${displayName(best.policy)}（负载 ${loadShown(best.load as number)}）${pct(num(best, "hitRate"), 1)}，达到上界的 ${pct(share)}；最低的是${displayName(worst.policy)} ${pct(num(worst, "hitRate"), 1)}`,
+        ours: `上界 ${pct(bound, 1)}；最高的是${displayName(best.policy)}（ρ = ${loadShown(best.load as number)}）${pct(num(best, "hitRate"), 1)}，达到上界的 ${pct(share)}；最低的是${displayName(worst.policy)} ${pct(num(worst, "hitRate"), 1)}`,
       };
     },
   },
@@ -86,21 +86,21 @@ export const TRACE_REPLAY_CLAIMS: readonly Claim[] = [
   },
   {
     id: "pays-little",
-    says: "缓存感知路由在真实流量上有回报但很小：在最少负载还不过载的最高负载下，最好的缓存感知路由器只比它快一点，不到合成负载上的倍数（讲义 §2.3：1.4–2.3 倍）",
+    says: "缓存感知路由在真实流量上有回报但很小：在最少负载还不过载的最高 ρ 下，最好的缓存感知路由器只比它快一点，不到合成负载上的倍数（讲义 §2.3：1.4–2.3 倍）",
     lecture: "§2.3（合成负载）：命中过半才亲和比最好的只看负载的路由平均延迟低 1.8 倍，三种负载上低 1.4–2.3 倍",
     judge: (t) => {
       const steady = needRows(t, { policy: "leastLoad" }).filter((r) => !r.overloaded);
-      needParam(steady.length > 0, "最少负载在每个负载下都过载：没有可比较的负载");
+      needParam(steady.length > 0, "最少负载在每个 ρ 下都过载：没有可比较的 ρ");
       const load = Math.max(...steady.map((r) => r.load as number));
       const ll = needRows(t, { load, policy: "leastLoad" })[0];
       const ca = needRows(t, { load }).filter((r) => cacheAware(r) && !r.overloaded);
-      needParam(ca.length > 0, `负载 ${loadShown(load)} 下需要至少一个没有过载的缓存感知路由器`);
+      needParam(ca.length > 0, `ρ = ${loadShown(load)} 下需要至少一个没有过载的缓存感知路由器`);
       const best = ca.reduce((b, r) => (num(r, "meanLatency") < num(b, "meanLatency") ? r : b));
       const ratio = num(ll, "meanLatency") / num(best, "meanLatency");
       return {
         holds: ratio > 1 && ratio < 1.4,
         why: ratio <= 1 ? `最好的缓存感知路由器（${f(num(best, "meanLatency"), 1)} 秒）不比最少负载（${f(num(ll, "meanLatency"), 1)} 秒）快` : `最好的缓存感知路由器快了 ${times(ratio)}，已在合成负载上的 1.4–2.3 倍之内，不算“一点”`,
-        ours: `负载 ${loadShown(load)}（最少负载不过载的最高一档）：最少负载 ${f(num(ll, "meanLatency"), 1)} 秒，最好的${displayName(best.policy)} ${f(num(best, "meanLatency"), 1)} 秒（${times(ratio)}）`,
+        ours: `ρ = ${loadShown(load)}（最少负载不过载的最高一档）：最少负载 ${f(num(ll, "meanLatency"), 1)} 秒，最好的${displayName(best.policy)} ${f(num(best, "meanLatency"), 1)} 秒（${times(ratio)}）`,
       };
     },
   },
@@ -121,14 +121,14 @@ export const TRACE_REPLAY_CLAIMS: readonly Claim[] = [
   },
   {
     id: "balance-matters",
-    says: "真实的提示长度是重尾的：负载高时，看负载派发比轮转快得多",
+    says: "真实的提示长度是重尾的：利用率 ρ 高时，看负载派发比轮转快得多",
     lecture: "§1：请求大小重尾时，只数请求的轮转失效",
     judge: (t) => {
       const load = topLoad(t);
       const rr = needRows(t, { load, policy: "roundRobin" })[0];
       const ll = needRows(t, { load, policy: "leastLoad" })[0];
       const ratio = num(rr, "meanLatency") / num(ll, "meanLatency");
-      return { holds: ratio >= 1.3, why: `负载 ${loadShown(load)} 时最少负载只比轮转快 ${times(ratio)}，不到 1.3 倍`, ours: `负载 ${loadShown(load)}：轮转 ${f(num(rr, "meanLatency"), 1)} 秒，最少负载 ${f(num(ll, "meanLatency"), 1)} 秒（${times(ratio)}）` };
+      return { holds: ratio >= 1.3, why: `ρ = ${loadShown(load)} 时最少负载只比轮转快 ${times(ratio)}，不到 1.3 倍`, ours: `ρ = ${loadShown(load)}：轮转 ${f(num(rr, "meanLatency"), 1)} 秒，最少负载 ${f(num(ll, "meanLatency"), 1)} 秒（${times(ratio)}）` };
     },
   },
 ];

@@ -54,7 +54,7 @@ function windowReference(trace: BlockTrace, w: TraceWindow, replicas: number, ca
 }
 
 const COLUMNS: Column[] = [
-  { key: "load", label: "目标负载", format: "fixed2" },
+  { key: "load", label: "目标利用率 ρ", format: "fixed2" },
   { key: "rate", label: "到达率", unit: "请求/秒", format: "fixed2" },
   { key: "policy", label: "路由器", format: "name" },
   { key: "hitRate", label: "命中率", format: "percent1" },
@@ -76,7 +76,7 @@ export const traceReplay = defineDemo<typeof DEFAULTS>({
   describe: {
     fromMinute: { meaning: "从 trace 的第几分钟开始取请求", range: "≥ 0 且小于 trace 的时长（约 59 分钟）的数" },
     minutes: { meaning: "取多长一段 trace（分钟）；取 59 即整份 trace（12,031 个请求）", range: "> 0 的数，窗口里至少要有 10 个请求" },
-    loads: { meaning: "目标负载：到达率 × 无缓存时一个提示的平均 prefill 时间 ÷ 副本数；按它整体缩放 trace 的到达时刻", range: "非空数组，每项为 > 0 且 ≤ 3 的数" },
+    loads: { meaning: "目标利用率 ρ：到达率 × 无缓存时一个提示的平均 prefill 时间 ÷ 副本数；按它整体缩放 trace 的到达时刻", range: "非空数组，每项为 > 0 且 ≤ 3 的数" },
     replicas: { meaning: "副本数（每个副本一块 GPU 跑 Mistral-7B）", range: "1–64 的整数" },
     gpu: { meaning: "每个副本的 GPU（决定 KV 显存有多大）", range: `${GPU_IDS.join("、")} 之一` },
     policies: { meaning: "要比较的路由器（默认：注册表里的全部，Preble 取只有 E2 的配置 e2）", range: "非空数组，每项为注册的路由器名或命名配置（baseline、e2、e2+rebalance、preble）" },
@@ -115,7 +115,7 @@ export const traceReplay = defineDemo<typeof DEFAULTS>({
     for (const [k, load] of loads.entries()) {
       const rate = rates[k];
       const timeScale = demand.rate / rate;
-      scales.push(`负载 ${load}：${rate.toFixed(2)} 请求/秒，到达时刻 ×${timeScale.toFixed(2)}`);
+      scales.push(`ρ = ${load}：${rate.toFixed(2)} 请求/秒，到达时刻 ×${timeScale.toFixed(2)}`);
       for (const policy of policies) {
         const m = results[next++];
         rows.push({
@@ -149,7 +149,7 @@ export const traceReplay = defineDemo<typeof DEFAULTS>({
         `数据：Mooncake 对话 trace（Kimi 的线上服务，FAST '25，Apache-2.0；data/mooncake-fast25/）。窗口内 ${window.count} 个请求、${minutesShown} 分钟，原始到达率 ${demand.rate.toFixed(2)} 请求/秒；每个提示按 512 token 一块给出哈希编号，相同的前几块 = 相同的前缀，这里每块成为一个提示段（最后一块可能不满）。`,
         `无限缓存的命中上界（同一批请求、同样先用前 ${Math.round(WARMUP * 100)}% 预热，按模拟器的算法：每个提示的最后一个 token 总要算）：${pct(bound)}；整份 trace 按块算是 ${pct(mooncakeSummary().infiniteCache.blockHitRate)}。窗口里 ${pct(sharedFirst)} 的请求以同一个块开头。把 ${replicas} 个副本的 KV 显存（每个 ${capacity.toLocaleString("en-US")} token）合成一个 LRU 缓存（参考值：LRU 不是最优的淘汰，路由器可以超过它），命中率为 ${pct(pooledLru)}。`,
         `trace 来自 Kimi——一个比 Mistral-7B 大得多的模型、跑在大得多的集群上（还有 Mooncake 的分布式 KV 池）。这里只借用它的到达时刻、长度和前缀共享，换到讲义的纸上 GPU 上重放：延迟的绝对值不代表 Kimi 的服务。`,
-        `缩放：负载 = 到达率 × 无缓存时一个提示的平均 prefill 时间（这里 ${demand.prefillSeconds.toFixed(2)} 秒）÷ 副本数；为达到目标负载，把窗口内的到达时刻整体乘以一个系数——请求的先后、突发的形状、提示与共享关系都不变，只有快慢变了。${scales.join("；")}。decode 不计入这个负载，所以负载 1 之前集群就可能过载。`,
+        `缩放：ρ = 到达率 × 无缓存时一个提示的平均 prefill 时间（这里 ${demand.prefillSeconds.toFixed(2)} 秒）÷ 副本数；为达到目标 ρ，把窗口内的到达时刻整体乘以一个系数——请求的先后、突发的形状、提示与共享关系都不变，只有快慢变了。${scales.join("；")}。decode 不计入 ρ，所以 ρ 到 1 之前集群就可能过载。`,
         `预热：缓存从空开始，窗口内前 ${Math.round(WARMUP * 100)}% 的请求不计入指标。"过载"指队列在运行结束时仍在增长，这时的数字取决于运行多长。`,
       ],
     };
