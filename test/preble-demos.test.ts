@@ -288,6 +288,15 @@ describe("the view of parts and readings", () => {
   });
 });
 
+describe("03.2's M-almost-zero reason is computed", () => {
+  it("names the workload with the most evictions and whether its prompts are the longest (P), with P's value", () => {
+    const t = atDefaults("03.2");
+    const c = t.claims?.find((x) => x.id === "M-almost-zero");
+    const why = (c?.readings?.[0] ?? c)?.why ?? "";
+    expect(why).toMatch(/^长文档问答上 [\d.]+% 的决定 M > 0：它的提示最长（P 平均 [\d.]+ 秒，几种负载里最大）/);
+  });
+});
+
 describe("the rules on hand-made tables", () => {
   const claimOf = (demo: string, id: string) => (getDemo(demo).claims ?? []).find((c) => c.id === id) as NonNullable<ReturnType<typeof getDemo>["claims"]>[number];
 

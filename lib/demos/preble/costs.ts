@@ -128,7 +128,9 @@ const CLAIMS: Claim<CostParams>[] = [
       perReading(p, (reading) => {
         const rows = costRows(t, reading);
         const worst = rows.reduce((a, b) => (num(b.withEviction) > num(a.withEviction) ? b : a));
-        const why = reading === "released" ? `开源代码按“显存总是满的”算 M：${displayName(worst.workload)}上 ${pct(num(worst.withEviction), 1)} 的决定要淘汰别的节点` : `${displayName(worst.workload)}上 ${pct(num(worst.withEviction), 1)} 的决定 M > 0：提示长，副本的空闲显存常常放不下新提示，要先淘汰`;
+        const longest = rows.reduce((a, b) => (num(b.P) > num(a.P) ? b : a));
+        const prompt = longest === worst ? `它的提示最长（P 平均 ${f(num(worst.P), 2)} 秒，几种负载里最大），空闲显存常放不下新提示，要先淘汰` : `P 最大的却是${displayName(longest.workload)}（${f(num(longest.P), 2)} 秒）：要淘汰的多少不只看提示多长`;
+        const why = reading === "released" ? `开源代码按“显存总是满的”算 M：${displayName(worst.workload)}上 ${pct(num(worst.withEviction), 1)} 的决定要淘汰别的节点` : `${displayName(worst.workload)}上 ${pct(num(worst.withEviction), 1)} 的决定 M > 0：${prompt}`;
         return { holds: rows.every((r) => num(r.withEviction) < 0.2), ours: `M > 0 的决定最多占 ${pct(num(worst.withEviction), 1)}（${displayName(worst.workload)}）`, why };
       }),
   },
