@@ -4,7 +4,7 @@
 import { describe, expect, it } from "vitest";
 import { QueueTracer, type QueueView } from "../lib/dispatch/observers";
 import { simulateDispatch } from "../lib/dispatch/servers";
-import { herdingQueues, mostFedServers } from "../lib/demos/dispatch/stale";
+import { herdingQueues, mostFedServers } from "../lib/demos/dispatch/herding";
 import { runDemo } from "../lib/demos/index";
 import { e2DecisionLine, globalTreeAtDispatch } from "../lib/demos/preble/pictures";
 import { queueLengthChart } from "../lib/view/queue-chart";

@@ -3,11 +3,13 @@
 // Times are in units of the mean service time.
 import { ballsIntoBinsDemo } from "./balls";
 import { policiesDemo } from "./policies";
-import { herdingDemo, staleInformationDemo } from "./stale";
+import { staleInformationDemo } from "./stale";
+import { herdingDemo } from "./herding";
 
 export { ballsIntoBinsDemo, choiceKey, trialsAt } from "./balls";
 export { policiesDemo, policyTheory } from "./policies";
-export { herdingDemo, herdingQueues, herdingTimelines, staleInformationDemo } from "./stale";
-export type { HerdingQueues, HerdingTimeline } from "./stale";
+export { staleInformationDemo } from "./stale";
+export { herdingDemo, herdingQueues, herdingTimelines } from "./herding";
+export type { HerdingQueues, HerdingTimeline } from "./herding";
 
 export const classicDispatchDemos = [ballsIntoBinsDemo, policiesDemo, staleInformationDemo, herdingDemo];

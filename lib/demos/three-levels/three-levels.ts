@@ -11,7 +11,7 @@ import type { Row, Table } from "../../core/table";
 import { f, need, needParam, needRow, needRows, pct } from "../claims";
 import { formatSignificant as sig } from "../../core/format";
 import { OVERLOAD_NOTE } from "../cache-balance/section2";
-import { seedView } from "../preble/figure3-claims";
+import { seedView } from "../preble/figure3-seeds";
 import { getSystem } from "../../selector/systems";
 import { defineDemo, getDemo, runDemo, runDemoSmaller } from "../registry";
 
