@@ -113,6 +113,8 @@ export class HerdingMeter {
   private longest = 0;
   /** servers shortest in the current snapshot (1) — stale information only */
   private readonly shortest: Uint8Array;
+  /** the snapshot's queue lengths (scratch) */
+  private readonly lengths: Int32Array;
   private snapshots = false;
   private toShortest = 0;
   private measured = 0;
@@ -121,6 +123,7 @@ export class HerdingMeter {
   constructor(private readonly servers: number, private readonly interval: number, private readonly step: number) {
     this.perServer = new Int32Array(servers);
     this.shortest = new Uint8Array(servers);
+    this.lengths = new Int32Array(servers);
   }
   startAt(t: number): void {
     this.start = t;
@@ -128,14 +131,15 @@ export class HerdingMeter {
   /** A snapshot taken at r: which servers it shows shortest (every tie counts); refreshes after the first measured
    * arrival add to the mean number of tied shortest servers. */
   refreshAt(r: number, view: QueueView): void {
+    const lengths = this.lengths;
     let lo = Infinity;
     for (let s = 0; s < this.servers; s++) {
-      const n = lengthAt(view, s, r);
-      if (n < lo) lo = n;
+      lengths[s] = lengthAt(view, s, r);
+      if (lengths[s] < lo) lo = lengths[s];
     }
     let ties = 0;
     for (let s = 0; s < this.servers; s++) {
-      const at = lengthAt(view, s, r) === lo ? 1 : 0;
+      const at = lengths[s] === lo ? 1 : 0;
       this.shortest[s] = at;
       ties += at;
     }

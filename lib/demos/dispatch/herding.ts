@@ -105,7 +105,7 @@ export const herdingDemo = defineDemo({
           holds: toShortest >= 0.99,
           ours: `最短队列把 ${pct(toShortest)} 的请求发给了当时快照里最短的服务器；快照里平均 ${f(ties, 1)} 台并列最短，它们随机分摊这一波，所以每个 ${p.refresh} 个服务时间的间隔里收到最多的那一台占 ${pct(top)}（随机 ${pct(random)}，完全均匀 ${pct(1 / p.servers)}）`,
           seeds: seedsAgreeing(a, (x) => x >= 0.99),
-          why: `只有 ${pct(toShortest)} 的请求去了快照里最短的服务器：这条最短队列规则在两次刷新之间还用了快照以外的信息`,
+          why: `只有 ${pct(toShortest)} 的请求去了快照里最短的服务器：这条最短队列规则并不总是照快照挑最短的那台`,
         };
       },
     },

@@ -278,12 +278,13 @@ export const policiesDemo = defineDemo({
         const d = seedStats(r.map((x, k) => x - rr[k]));
         const better = rr.filter((x, k) => x < r[k]).length;
         const ratio = d.se > 0 ? Math.abs(d.mean) / d.se : Infinity;
+        const ratioText = ratio === Infinity ? "∞" : f(ratio, 1);
         const rel = d.mean / meanOf(t, "boundedPareto", "random");
         return {
           holds: Math.abs(d.mean) <= 2 * d.se,
-          ours: `重尾时随机 ${f(meanOf(t, "boundedPareto", "random"), 1)}、轮转 ${f(meanOf(t, "boundedPareto", "roundRobin"), 1)}；逐种子配对，轮转平均${d.mean >= 0 ? "快" : "慢"} ${f(Math.abs(d.mean), 1)} ± ${f(d.se, 1)}（标准误），是标准误的 ${ratio === Infinity ? "∞" : f(ratio, 1)} 倍；${rr.length} 个种子里轮转有 ${better} 个更快`,
+          ours: `重尾时随机 ${f(meanOf(t, "boundedPareto", "random"), 1)}、轮转 ${f(meanOf(t, "boundedPareto", "roundRobin"), 1)}；逐种子配对，轮转平均${d.mean >= 0 ? "快" : "慢"} ${f(Math.abs(d.mean), 1)} ± ${f(d.se, 1)}（标准误），是标准误的 ${ratioText} 倍；${rr.length} 个种子里轮转有 ${better} 个更快`,
           remark: "噪声 = 同一种子下两者之差在种子之间的标准误；相差不到 2 个标准误算在噪声以内",
-          why: `逐种子配对，轮转${d.mean > 0 ? "快" : "慢"} ${f(Math.abs(d.mean), 1)} 个服务时间（随机的 ${pct(Math.abs(rel))}），是配对差标准误 ${f(d.se, 1)} 的 ${f(ratio, 1)} 倍，${rr.length} 个种子里 ${better} 个轮转更快：每次 ${int(p.heavyTailJobs)} 个请求的长运行把噪声压得很小，轮转剩下的一点好处就显出来了（它比指数分布时小得多，见下一条）。讲义用 8 个种子、每次更短的运行（heavyTailJobs: 50000、heavyTailSeeds: 8），噪声大得多，差别就落在噪声以内`,
+          why: `逐种子配对，轮转${d.mean > 0 ? "快" : "慢"} ${f(Math.abs(d.mean), 1)} 个服务时间（随机的 ${pct(Math.abs(rel))}），是配对差标准误 ${f(d.se, 1)} 的 ${ratioText} 倍，${rr.length} 个种子里 ${better} 个轮转更快：每次 ${int(p.heavyTailJobs)} 个请求的长运行把噪声压得很小，轮转剩下的一点好处就显出来了（它比指数分布时小得多，见下一条）。讲义用 8 个种子、每次更短的运行（heavyTailJobs: 50000、heavyTailSeeds: 8），噪声大得多，差别就落在噪声以内`,
         };
       },
     },

@@ -61,7 +61,7 @@ export const TRACE_REPLAY_CLAIMS: readonly Claim[] = [
             ? `集群总显存当作一个 LRU 缓存时命中 ${pct(pooled, 1)}，已到上界 ${pct(bound, 1)} 的 ${pct(pooled / bound)}：这组参数下显存够用了，这一条说的“缺显存”的前提不在了（显存更少的设置下再看，命中率随显存上升，正说明限制在显存）`
             : `最好的路由器命中 ${pct(best, 1)}，是合成的 LRU 缓存的 ${times(best / pooled)}：路由比把显存合成一个缓存还好得多`,
         ours: `集群总显存当作一个 LRU 缓存：${pct(pooled, 1)}；无限缓存：${pct(bound, 1)}；最好的路由器：${pct(best, 1)}`,
-        remark: best > pooled ? `最好的路由器比合成的 LRU 缓存多命中 ${times(best / pooled)}。一种解释（这里没有单独验证）：LRU 不是最优的淘汰策略，按前缀把请求分到各副本，等于换了一种淘汰——同一前缀的请求挤在一处，彼此保住对方的块` : undefined,
+        remark: best > pooled ? `最好的路由器的命中率是合成的 LRU 缓存的 ${times(best / pooled)}。一种解释（这里没有单独验证）：LRU 不是最优的淘汰策略，按前缀把请求分到各副本，等于换了一种淘汰——同一前缀的请求挤在一处，彼此保住对方的块` : undefined,
       };
     },
   },
