@@ -208,7 +208,7 @@ export class ClusterRun {
     view.now = now;
     view.beginDecision(req);
     const target = routeChecked(this.router, req, this.next, view);
-    const rec = new RequestRecord(req, now, this.recordTimes, this.next);
+    const rec = RequestRecord.take(req, now, this.recordTimes, this.next);
     rec.replica = target;
     rec.measured = this.next >= this.warmupCount;
     rec.viewMatchAtDispatch = view.viewMatch(req, target);

@@ -114,6 +114,11 @@ export function routerDescription(name: string): string {
 /** A router by name (options merged in), as `{ name, ...options }`, a factory, or a ready instance. */
 export type RouterSpec = string | ({ name: string } & Record<string, unknown>) | RouterFactory | Router;
 
+/** A router given by its registered name (with options or not), not as code: plain data, which can cross threads. */
+export function isNamedRouter(spec: RouterSpec | undefined): boolean {
+  return typeof spec !== "function" && !(typeof spec === "object" && spec !== null && "route" in spec);
+}
+
 export function createRouter(spec: RouterSpec, context: RouterContext, options: Record<string, unknown> = {}): Router {
   if (typeof spec === "function") return spec(context, options);
   if (typeof spec === "string") return (registry.get(checkOneOf("router", spec, routerNames())) as RouterEntry).factory(context, options);

@@ -9,7 +9,8 @@ import "./preble/index";
 import "./local/prefix-and-priority";
 import "./routers-production/index";
 import { LOW_HIT_FRACTION, lowHitP99 } from "./preble/runs";
-import { ClusterMetrics, ClusterOptions, ClusterResult, simulateCluster } from "./simulate";
+import { isNamedRouter } from "./routers";
+import { ClusterMetrics, ClusterOptions, ClusterResult, simulateSummarized } from "./simulate";
 
 /** What a sweep keeps of a run. */
 export interface RunSummary {
@@ -41,7 +42,7 @@ export function summarizeRun(result: ClusterResult): RunSummary {
 
 /** One run, summarized (the function worker threads call). */
 export function simulateSummary(options: ClusterOptions): RunSummary {
-  return summarizeRun(simulateCluster(options));
+  return simulateSummarized(options, summarizeRun);
 }
 
 const SIMULATE_TASK = parallelTask(__filename, "simulateSummary", simulateSummary);
@@ -50,7 +51,7 @@ const SIMULATE_TASK = parallelTask(__filename, "simulateSummary", simulateSummar
  * `progress(done, total)` is called as runs finish. Options holding functions or router instances cannot cross
  * threads: such a sweep runs in the calling thread (same results). */
 export function simulateMany(runs: readonly ClusterOptions[], progress?: (done: number, total: number) => void): RunSummary[] {
-  const plain = runs.every((o) => typeof o.router !== "function" && !(typeof o.router === "object" && o.router !== null && "route" in o.router) && typeof o.localPolicy !== "function");
+  const plain = runs.every((o) => isNamedRouter(o.router) && typeof o.localPolicy !== "function");
   // Longer runs first, so the last one to finish is a short one.
   const weights = runs.map((o) => o.requestCount ?? (typeof o.workload === "object" ? o.workload.requests.length : o.requests?.length ?? 1000));
   const work = weights.reduce((a, b) => a + b, 0);

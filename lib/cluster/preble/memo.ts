@@ -1,7 +1,7 @@
 // One summary per distinct run in a session, shared by the §3 demos.
 import { mapParallel, parallelTask } from "../../core/parallel";
 import { quantile } from "../../core/stats";
-import { ClusterOptions, simulateCluster } from "../simulate";
+import { ClusterOptions, simulateSummarized } from "../simulate";
 import { RunSummary, simulateMany, summarizeRun } from "../sweep";
 
 // The §3 demos share many runs (03.2's cost runs are cells of 03.1's grid, its pairing runs too): a run is a pure
@@ -39,13 +39,14 @@ export interface QueueingSummary extends RunSummary {
 
 /** One run with the queueing distribution of its measured requests by cached fraction at admission. */
 export function simulateQueueing(options: ClusterOptions): QueueingSummary {
-  const res = simulateCluster(options);
-  const measured = res.records.filter((r) => r.measured);
-  const queueing = HIT_BUCKETS.map((b) => {
-    const xs = measured.filter((r) => b.test(r.cachedTokens / r.promptTokens)).map((r) => r.queueing);
-    return { bucket: b.id, count: xs.length, quantiles: QUEUEING_QUANTILES.map((q) => (xs.length ? quantile(xs, q) : NaN)) };
+  return simulateSummarized(options, (res) => {
+    const measured = res.records.filter((r) => r.measured);
+    const queueing = HIT_BUCKETS.map((b) => {
+      const xs = measured.filter((r) => b.test(r.cachedTokens / r.promptTokens)).map((r) => r.queueing);
+      return { bucket: b.id, count: xs.length, quantiles: QUEUEING_QUANTILES.map((q) => (xs.length ? quantile(xs, q) : NaN)) };
+    });
+    return { ...summarizeRun(res), queueing };
   });
-  return { ...summarizeRun(res), queueing };
 }
 
 const QUEUEING_TASK = parallelTask(__filename, "simulateQueueing", simulateQueueing);

@@ -55,13 +55,19 @@ export function gatewayScorerOptions(kvCapacity: number, o: Record<string, unkno
 
 /** Queue scorer: (max − queue) / (max − min) over the pods, 1 for every pod when all queues are equal. */
 export function queueScores(queues: ArrayLike<number>): number[] {
+  return Array.from(queueScoresInto(queues, new Float64Array(queues.length)));
+}
+
+/** queueScores written into `out` (the router's per-decision arrays: no allocation per decision). */
+function queueScoresInto(queues: ArrayLike<number>, out: Float64Array): Float64Array {
   let min = Infinity;
   let max = -Infinity;
   for (let i = 0; i < queues.length; i++) {
     if (queues[i] < min) min = queues[i];
     if (queues[i] > max) max = queues[i];
   }
-  return Array.from(queues, (q) => (max === min ? 1 : (max - q) / (max - min)));
+  for (let i = 0; i < queues.length; i++) out[i] = max === min ? 1 : (max - queues[i]) / (max - min);
+  return out;
 }
 
 /** KV-cache-utilization scorer: 1 − utilization. */
@@ -86,6 +92,7 @@ export function prefixScore(matchedTokens: number, promptTokens: number, blockTo
 export class BlockLruIndex {
   private readonly prompts = new RadixTree<number>({ evictable: false, createPayload: (n) => this.reserve(n) });
   private nextBlock = 0;
+  private scratch: Int32Array = new Int32Array(256);
   /** per pod, block id → last-use stamp (0: not held) */
   private stamps: Int32Array[] = [];
   /** block id → bit mask of the pods holding it */
@@ -121,23 +128,32 @@ export class BlockLruIndex {
 
   /** hashPrompt: the ids of the prompt's first ⌊min(P, maxBlocks × size) / size⌋ whole blocks, head first. */
   blocks(segments: readonly SegmentLike[]): number[] {
-    const out: number[] = [];
+    return Array.from(this.promptBlocks(segments));
+  }
+
+  /** blocks() in a scratch array of the index, valid until the next call (the router's path: a prompt's up to 256
+   * block ids were a new array per decision, half of what 06.1's runs allocated). */
+  promptBlocks(segments: readonly SegmentLike[]): Int32Array {
+    let out = this.scratch;
+    let length = 0;
     const b = this.blockTokens;
     let node = this.prompts.root;
     for (const s of segments) {
-      if (out.length >= this.maxBlocks) break;
+      if (length >= this.maxBlocks) break;
       node = this.prompts.extend(node, s, 0);
       const first = Math.floor(node.prefixTokens / b);
-      const count = Math.floor((node.prefixTokens + node.tokens) / b) - first;
-      for (let j = 0; j < count && out.length < this.maxBlocks; j++) out.push((node.payload as number) + j);
+      const count = Math.min(Math.floor((node.prefixTokens + node.tokens) / b) - first, this.maxBlocks - length);
+      if (count <= 0) continue;
+      out = this.scratch = grownToHold(out, length + count - 1);
+      for (let j = 0; j < count; j++) out[length++] = (node.payload as number) + j;
     }
-    return out;
+    return out.subarray(0, length);
   }
 
   /** Add(hashes, pod): each block becomes the pod's most recent, in order; beyond capacity the least recent goes.
    * (The tables are grown once for the largest id and the counters kept in locals: this loop runs for every block
    * of every routed prompt — up to 256 a request — and was a sixth of 06.1's time.) */
-  add(blocks: readonly number[], pod: number): void {
+  add(blocks: ArrayLike<number>, pod: number): void {
     let top = -1;
     for (let k = 0; k < blocks.length; k++) if (blocks[k] > top) top = blocks[k];
     if (top >= 0) {
@@ -202,9 +218,10 @@ export class BlockLruIndex {
   }
 
   /** matchLongestPrefix: per pod, the blocks it holds among the prompt's blocks before the first block no pod holds. */
-  match(blocks: readonly number[], out: Float64Array): void {
+  match(blocks: ArrayLike<number>, out: Float64Array): void {
     out.fill(0);
-    for (const id of blocks) {
+    for (let k = 0; k < blocks.length; k++) {
+      const id = blocks[k];
       const mask = id < this.masks.length ? this.masks[id] : 0;
       if (mask === 0) break;
       for (let p = 0; p < this.podCount; p++) if (mask & (1 << p)) out[p]++;
@@ -222,8 +239,12 @@ export class GatewayPrefixScorer implements Router {
   readonly index: BlockLruIndex;
   private readonly queues: Float64Array;
   private readonly matched: Float64Array;
-  /** the last decision's per-pod scores, for tests and traces */
-  lastScores: Array<{ queue: number; kv: number; prefix: number; total: number }> = [];
+  // the last decision's per-pod scores (typed arrays: objects per pod per decision were garbage on every route)
+  private readonly queueScore: Float64Array;
+  private readonly kvScores: Float64Array;
+  private readonly prefixScores: Float64Array;
+  private readonly totals: Float64Array;
+  private scored = false;
   private prefixWins = 0;
   private decisions = 0;
 
@@ -232,22 +253,35 @@ export class GatewayPrefixScorer implements Router {
     this.index = new BlockLruIndex(replicas, Math.max(1, Math.floor(this.options.capacityTokens / this.options.blockTokens)), this.options.blockTokens, this.options.maxPrefixBlocks);
     this.queues = new Float64Array(replicas);
     this.matched = new Float64Array(replicas);
+    this.queueScore = new Float64Array(replicas);
+    this.kvScores = new Float64Array(replicas);
+    this.prefixScores = new Float64Array(replicas);
+    this.totals = new Float64Array(replicas);
+  }
+
+  /** The last decision's per-pod scores (none before the first), for tests and traces. */
+  get lastScores(): Array<{ queue: number; kv: number; prefix: number; total: number }> {
+    if (!this.scored) return [];
+    return Array.from({ length: this.replicas }, (_, w) => ({ queue: this.queueScore[w], kv: this.kvScores[w], prefix: this.prefixScores[w], total: this.totals[w] }));
   }
 
   route(request: ClusterRequest, view: ClusterView): number {
     const o = this.options;
     for (let w = 0; w < this.replicas; w++) this.queues[w] = view.queueLength(w);
-    const q = queueScores(this.queues);
-    const hashes = this.index.blocks(request.segments);
+    const q = queueScoresInto(this.queues, this.queueScore);
+    const hashes = this.index.promptBlocks(request.segments);
     this.index.match(hashes, this.matched);
-    this.lastScores = [];
+    const totals = this.totals;
+    this.scored = true;
     let best = -Infinity;
     let ties = 0;
     for (let w = 0; w < this.replicas; w++) {
       const kv = kvScore(view.kvUtilization(w));
       const prefix = hashes.length === 0 ? 0 : this.matched[w] / hashes.length;
       const total = o.queueWeight * q[w] + o.kvWeight * kv + o.prefixWeight * prefix;
-      this.lastScores.push({ queue: q[w], kv, prefix, total });
+      this.kvScores[w] = kv;
+      this.prefixScores[w] = prefix;
+      totals[w] = total;
       if (total > best) {
         best = total;
         ties = 1;
@@ -257,14 +291,14 @@ export class GatewayPrefixScorer implements Router {
     let k = ties > 1 ? this.r.int(ties) : 0;
     let chosen = 0;
     for (let w = 0; w < this.replicas; w++) {
-      if (this.lastScores[w].total === best && k-- === 0) {
+      if (totals[w] === best && k-- === 0) {
         chosen = w;
         break;
       }
     }
     let bestPrefix = 0;
-    for (const s of this.lastScores) if (s.prefix > bestPrefix) bestPrefix = s.prefix;
-    if (bestPrefix > 0 && this.lastScores[chosen].prefix === bestPrefix) this.prefixWins++;
+    for (let w = 0; w < this.replicas; w++) if (this.prefixScores[w] > bestPrefix) bestPrefix = this.prefixScores[w];
+    if (bestPrefix > 0 && this.prefixScores[chosen] === bestPrefix) this.prefixWins++;
     this.decisions++;
     // PreRequest: the prompt's blocks are added to the chosen pod's LRU, head first
     this.index.add(hashes, chosen);
