@@ -9,7 +9,8 @@ import { GPUS, MODELS } from "../lib/hardware/specs";
 import { StepModel } from "../lib/hardware/step-model";
 import { KeyCounter } from "../lib/cluster/bucketing";
 import { RadixNode, RadixTree } from "../lib/cluster/radix-tree";
-import { unionOf } from "../lib/cluster/timeline";
+import { keySegmentDepth, unionOf } from "../lib/cluster/timeline";
+import type { ClusterRequest } from "../lib/cluster/workloads";
 
 describe("EventQueue", () => {
   it("pops by time, equal times in push order, with pushes and pops interleaved", () => {
@@ -126,6 +127,43 @@ describe("unionOf", () => {
     }
     expect(unionOf(trees, keys)).toEqual(bruteForce(trees, keys));
     expect(unionOf([trees[2]], keys)).toEqual(bruteForce([trees[2]], keys));
+    // keys sit at depth 2 at most (the document): walking private subtrees no deeper gives the same answer
+    expect(unionOf(trees, keys, 2)).toEqual(bruteForce(trees, keys));
+    expect(unionOf([trees[2]], keys, 2)).toEqual(bruteForce([trees[2]], keys));
+    // the bound only limits the search for keys: the distinct tokens never depend on it
+    expect(unionOf(trees, keys, 0).distinct).toBe(bruteForce(trees, keys).distinct);
+  });
+
+  it("equals the plain definition with keys deep in private subtrees (a key at depth 3 under private paths)", () => {
+    const r = rng("union-deep");
+    const trees = [0, 1, 2].map(() => new RadixTree());
+    const keys = new Set<number>([900, 901, 902]);
+    const requests: ClusterRequest[] = [];
+    for (let i = 0; i < 300; i++) {
+      const t = trees[i % 3];
+      const shared = { id: 10 + Math.floor(r.uniform() * 2), tokens: 40 };
+      const own = { id: 1000 + i, tokens: 5 + Math.floor(r.uniform() * 20) };
+      const key = { id: 900 + Math.floor(r.uniform() * 3), tokens: 30 };
+      const segs = [shared, own, key];
+      requests.push({ id: i, arrival: i, segments: segs, promptTokens: 0, outputTokens: 1, outputSegment: { id: 5000 + i, tokens: 1 }, key: 0, keySegment: key.id });
+      const leaf = t.insert(segs, 3, i);
+      t.lock(leaf);
+      t.unlock(leaf);
+      if (r.uniform() < 0.2) t.evict(Math.floor(r.uniform() * 300));
+    }
+    const depth = keySegmentDepth(requests, keys);
+    expect(depth).toBe(3);
+    expect(unionOf(trees, keys, depth)).toEqual(bruteForce(trees, keys));
+    expect(unionOf(trees, keys, 2).keys).toBe(0); // every key is below a private segment
+  });
+
+  it("keySegmentDepth: the deepest position of a key segment in a prompt (1-based), or after it as an output; 0 without keys", () => {
+    const req = (ids: number[], output: number): ClusterRequest => ({ id: 0, arrival: 0, segments: ids.map((id) => ({ id, tokens: 1 })), promptTokens: ids.length, outputTokens: 1, outputSegment: { id: output, tokens: 1 }, key: 0, keySegment: ids[0] });
+    expect(keySegmentDepth([req([1, 2, 3], 9)], new Set([2]))).toBe(2);
+    expect(keySegmentDepth([req([1, 2, 3], 9), req([5, 6, 2, 7], 8)], new Set([2]))).toBe(3);
+    expect(keySegmentDepth([req([1, 2, 3], 9)], new Set([9]))).toBe(4); // an output after a 3-segment prompt
+    expect(keySegmentDepth([req([1, 2, 3], 9)], new Set([4]))).toBe(0);
+    expect(keySegmentDepth([req([1, 2, 3], 9)], new Set())).toBe(0);
   });
 
   it("KeyCounter counts each key once, ignores other ids, and handles ids beyond its arrays", () => {

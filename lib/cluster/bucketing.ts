@@ -3,9 +3,11 @@
 // grouped by segment id — a segment id indexes scratch arrays stamped with a generation number, so grouping costs
 // one array read and write per child, with no Map and no clearing between groups (ids outside [0, 2^24) or not
 // integers go through a Map instead). Groups wait as runs of one scratch stack, so a snapshot allocates nothing
-// but its KeyCounter: a snapshot walks every cached node, twenty times a run, and the arrays a recursive grouping
-// allocated per group were a quarter of the tool-calling bench's allocation. Sums of integer token counts and a
-// set's size: the order groups are visited in cannot change the result.
+// but its KeyCounter: a snapshot runs twenty times a run, and the arrays a recursive grouping allocated per group
+// were a quarter of the tool-calling bench's allocation. The trees' own totals give the union less what shared paths
+// count twice, so a subtree only one cache holds is not summed: it is walked for key segments only, and not below
+// the deepest one (a tool call's question and answer under its tool are not visited at all). Sums of integer token
+// counts and a set's size: the order groups are visited in cannot change the result.
 import type { RadixNode } from "./radix-node";
 import { grownToHold, isDirectId } from "../core/typed-arrays";
 
@@ -25,9 +27,13 @@ let groups = 0;
 const singles: RadixNode[] = [];
 
 /** Distinct tokens over the union of the trees under `roots` (one root per cache): a path held by several caches
- * counts the most any of them holds of its last segment. Fully held key segments go to `keys`. */
-export function unionDistinct(roots: readonly RadixNode[], keys: KeyCounter): number {
-  let distinct = 0;
+ * counts the most any of them holds of its last segment. `heldTotal` is what the trees hold in all (their
+ * heldTokens): the union is that less, on every path held by several caches, what all but the largest hold — so
+ * only shared paths are walked, and a subtree held by one cache only is walked just for its key segments, no deeper
+ * than `keyDepth` (the deepest a key segment sits in any prompt: 1 at the root's children). Fully held key segments
+ * go to `keys`. */
+export function unionDistinct(roots: readonly RadixNode[], heldTotal: number, keys: KeyCounter, keyDepth = Infinity): number {
+  let excess = 0;
   for (let i = 0; i < roots.length; i++) setAt(stack, i, roots[i]);
   groups = 0;
   pushGroup(0, roots.length);
@@ -35,34 +41,36 @@ export function unionDistinct(roots: readonly RadixNode[], keys: KeyCounter): nu
     groups--;
     const start = groupStart[groups];
     const length = groupLength[groups];
-    distinct += groupHead(start, length, keys);
-    distinct += groupChildren(start, length, start + length, keys);
+    excess += groupHead(start, length, keys);
+    groupChildren(start, length, start + length, keys, keyDepth);
   }
   // no references kept to the caches' nodes once the snapshot is taken (the scratch lists are as long as the
   // most they ever held)
   stack.fill(null as unknown as RadixNode);
   firsts.fill(null as unknown as RadixNode);
   singles.fill(null as unknown as RadixNode);
-  return distinct;
+  return heldTotal - excess;
 }
 
-/** One path held by ≥ 1 caches: the largest held counts once; the segment counts as a key when one holds it whole. */
+/** One path held by ≥ 1 caches: what all but the largest hold (counted more than once in the trees' totals); the
+ * segment counts as a key when one holds it whole. */
 function groupHead(start: number, length: number, keys: KeyCounter): number {
-  let held = 0;
+  let most = 0;
+  let sum = 0;
   let full = false;
   for (let i = start; i < start + length; i++) {
     const n = stack[i];
-    if (n.held > held) held = n.held;
+    sum += n.held;
+    if (n.held > most) most = n.held;
     if (n.held === n.tokens) full = true;
   }
   if (full) keys.add(stack[start].segment);
-  return held;
+  return sum - most;
 }
 
 /** Buckets the children of the group at stack[start … start + length) by segment: a child only one cache has is
- * summed at once (the tokens of those subtrees are returned), the others become groups placed on the stack from
- * `top` up. */
-function groupChildren(start: number, length: number, top: number, keys: KeyCounter): number {
+ * searched for key segments at once, the others become groups placed on the stack from `top` up. */
+function groupChildren(start: number, length: number, top: number, keys: KeyCounter, keyDepth: number): void {
   if (++generation === 0x7fffffff) {
     mark.fill(0);
     generation = 1;
@@ -99,16 +107,16 @@ function groupChildren(start: number, length: number, top: number, keys: KeyCoun
     }
   }
   let at = top;
-  let sum = 0;
   for (let k = 0; k < buckets; k++) {
-    if (counts[k] === 1) sum += singleSubtree(firsts[k], keys);
-    else {
+    if (counts[k] === 1) {
+      if (firsts[k].depth <= keyDepth) singleSubtreeKeys(firsts[k], keys, keyDepth);
+    } else {
       starts[k] = at;
       pushGroup(at, counts[k]);
       at += counts[k];
     }
   }
-  if (at === top) return sum;
+  if (at === top) return;
   // the groups are filled in the order their children come, not position by position
   while (stack.length < at) stack.push(null as unknown as RadixNode);
   for (let j = start; j < start + length; j++) {
@@ -121,20 +129,17 @@ function groupChildren(start: number, length: number, top: number, keys: KeyCoun
       if (counts[k] > 1) setAt(stack, starts[k]++, c);
     }
   }
-  return sum;
 }
 
-/** A subtree held by one cache only: every held token is distinct. A node with one child goes straight on to it
- * (most such subtrees are chains: a tool call's question and its answer); branches wait on a stack. */
-function singleSubtree(start: RadixNode, keys: KeyCounter): number {
-  let sum = 0;
+/** A subtree held by one cache only: its fully held key segments, down to depth `keyDepth` (its tokens are all
+ * distinct, already in the trees' totals). A node with one child goes straight on to it (most such subtrees are
+ * chains: a tool call's question and its answer); branches wait on a stack. */
+function singleSubtreeKeys(start: RadixNode, keys: KeyCounter, keyDepth: number): void {
   let sp = 0;
   let n = start;
   for (;;) {
-    const held = n.held;
-    sum += held;
-    if (held === n.tokens) keys.add(n.segment);
-    const slots = n.childSlots;
+    if (n.held === n.tokens) keys.add(n.segment);
+    const slots = n.depth < keyDepth ? n.childSlots : 0;
     if (slots === 1) {
       const only = n.childAt(0);
       if (only !== null) {
@@ -147,7 +152,7 @@ function singleSubtree(start: RadixNode, keys: KeyCounter): number {
         if (c !== null) setAt(singles, sp++, c);
       }
     }
-    if (sp === 0) return sum;
+    if (sp === 0) return;
     n = singles[--sp];
   }
 }

@@ -15,7 +15,7 @@ import { RequestRecord, TIME_SLOTS } from "./record";
 import { Replica } from "./replica";
 import { routeChecked } from "./router-guard";
 import { createRouter, EvictionNotice, Router, StoreNotice } from "./routers";
-import { TimelineRecorder, unionOf } from "./timeline";
+import { keySegmentDepth, TimelineRecorder, unionOf } from "./timeline";
 import type { ClusterRequest } from "./workloads";
 
 // Event items: ≥ 0 a replica's iteration ends; SAMPLE a replication snapshot; TIMELINE a timeline sample;
@@ -53,6 +53,8 @@ export class ClusterRun {
   private sumDistinct = 0;
   private sumKeys = 0;
   private sampleCount = 0;
+  /** the deepest key segment (timeline.ts's keySegmentDepth), found at the first replication snapshot */
+  private keyDepth = -1;
   private readonly trees: RadixTree[];
   private readonly timeline: TimelineRecorder | null;
 
@@ -187,7 +189,8 @@ export class ClusterRun {
   private sampleReplication(): void {
     let held = 0;
     for (const t of this.trees) held += t.heldTokens;
-    const u = unionOf(this.trees, this.settings.keySegments);
+    if (this.keyDepth < 0) this.keyDepth = keySegmentDepth(this.settings.requests, this.settings.keySegments);
+    const u = unionOf(this.trees, this.settings.keySegments, this.keyDepth);
     this.sumHeld += held;
     this.sumDistinct += u.distinct;
     this.sumKeys += u.keys;

@@ -228,9 +228,25 @@ export class TimelineRecorder {
 }
 
 /** Distinct tokens and fully cached key segments over the union of several caches (walks them together;
- * a subtree present in one cache only is summed directly; bucketing.ts). For the replication factor's snapshots. */
-export function unionOf(trees: RadixTree[], keySegments: Set<number>): { distinct: number; keys: number } {
+ * bucketing.ts). For the replication factor's snapshots. `keyDepth`: no key segment sits deeper in any tree (see
+ * keySegmentDepth; the default walks every private subtree to its leaves). */
+export function unionOf(trees: RadixTree[], keySegments: Set<number>, keyDepth = Infinity): { distinct: number; keys: number } {
   const keys = new KeyCounter(keySegments);
-  const distinct = unionDistinct(trees.map((t) => t.root), keys);
+  let held = 0;
+  for (const t of trees) held += t.heldTokens;
+  const distinct = unionDistinct(trees.map((t) => t.root), held, keys, keyDepth);
   return { distinct, keys: keys.count };
+}
+
+/** The deepest a key segment sits in the requests' prompts and outputs (a node's depth: 1 for a prompt's first
+ * segment), 0 when none does: the caches hold only prompts and prompts followed by their outputs. */
+export function keySegmentDepth(requests: readonly ClusterRequest[], keySegments: ReadonlySet<number>): number {
+  let deepest = 0;
+  if (keySegments.size === 0) return 0;
+  for (const r of requests) {
+    const segments = r.segments;
+    for (let j = deepest; j < segments.length; j++) if (keySegments.has(segments[j].id)) deepest = j + 1;
+    if (segments.length + 1 > deepest && keySegments.has(r.outputSegment.id)) deepest = segments.length + 1;
+  }
+  return deepest;
 }
