@@ -215,6 +215,14 @@ export class KeyCounter {
   }
 }
 
+/** Whether `id` is in `keys`, through the set's id mask (an array read) where the id can index it. */
+export function keyTester(keys: ReadonlySet<number>): (id: number) => boolean {
+  let max = -1;
+  for (const id of keys) if (isDirectId(id) && id > max) max = id;
+  const mask = maskOf(keys, max);
+  return (id) => (id >= 0 && id < mask.length && id === (id | 0) ? mask[id] === 1 : keys.has(id));
+}
+
 const masks = new WeakMap<ReadonlySet<number>, Uint8Array>();
 
 /** 1 at every key id in [0, max] (kept per set: the same workload's set is asked for every snapshot). */

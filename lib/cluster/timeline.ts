@@ -4,7 +4,7 @@
 // and how much of their prompts was cached (at admission, on the chosen replica at dispatch, anywhere at dispatch).
 // Memory is bounded by the number of samples, not by the number of events; simulate.ts drives the recorder.
 import { checkInteger, checkNumber, ParameterError } from "../core/errors";
-import { KeyCounter, unionDistinct } from "./bucketing";
+import { KeyCounter, keyTester, unionDistinct } from "./bucketing";
 import type { RadixNode, RadixTree } from "./radix-tree";
 import type { RequestRecord } from "./record";
 import type { ClusterRequest } from "./workloads";
@@ -243,10 +243,12 @@ export function unionOf(trees: RadixTree[], keySegments: Set<number>, keyDepth =
 export function keySegmentDepth(requests: readonly ClusterRequest[], keySegments: ReadonlySet<number>): number {
   let deepest = 0;
   if (keySegments.size === 0) return 0;
-  for (const r of requests) {
+  const isKey = keyTester(keySegments);
+  for (let i = 0; i < requests.length; i++) {
+    const r = requests[i];
     const segments = r.segments;
-    for (let j = deepest; j < segments.length; j++) if (keySegments.has(segments[j].id)) deepest = j + 1;
-    if (segments.length + 1 > deepest && keySegments.has(r.outputSegment.id)) deepest = segments.length + 1;
+    for (let j = deepest; j < segments.length; j++) if (isKey(segments[j].id)) deepest = j + 1;
+    if (segments.length + 1 > deepest && isKey(r.outputSegment.id)) deepest = segments.length + 1;
   }
   return deepest;
 }

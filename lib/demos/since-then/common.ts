@@ -5,7 +5,7 @@ import type { Column } from "../../core/table";
 import { CLUSTER_CONFIGURATIONS, configurationOptions } from "../../cluster/preble/configs";
 import "../../cluster/routers-production/index";
 import { routerNames } from "../../cluster/routers";
-import { ClusterOptions, ClusterResult, simulateCluster } from "../../cluster/simulate";
+import { ClusterOptions, ClusterResult, simulateSummarized } from "../../cluster/simulate";
 import type { Workload } from "../../cluster/workloads";
 import { SECTION2_GPU, SECTION2_MODEL, SECTION2_WORKLOADS, hotSpot } from "../cache-balance/cache-vs-balance";
 import { policyColumn } from "../columns";
@@ -49,8 +49,10 @@ export function checkPolicies(name: string, value: readonly unknown[]): string[]
   });
 }
 
-export function runPolicy(w: Workload, replicas: number, policy: string, seed: number, extra: Partial<ClusterOptions> = {}): ClusterResult {
-  return simulateCluster({ workload: w, replicas, seed, model: SECTION2_MODEL, gpu: SECTION2_GPU, replicationSamples: 0, ...resolvePolicy(policy), ...extra });
+/** What a 06.x demo keeps of one run of `policy` on `w`: summarize(result). Only the summary is kept, so the run's
+ * records go to the thread's spare records (simulateSummarized); the summary must not hold on to them. */
+export function runPolicy<T>(w: Workload, replicas: number, policy: string, seed: number, extra: Partial<ClusterOptions>, summarize: (result: ClusterResult) => T): T {
+  return simulateSummarized({ workload: w, replicas, seed, model: SECTION2_MODEL, gpu: SECTION2_GPU, replicationSamples: 0, ...resolvePolicy(policy), ...extra }, summarize);
 }
 
 /** The warm-up rule of every 06.x run, as the reader sees it. */

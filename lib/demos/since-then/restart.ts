@@ -210,8 +210,10 @@ export const restartIllustration = defineDemo<RestartParams>({
       for (let si = 0; si < seeds.length; si++) {
         for (const restart of [false, true]) {
           ctx.progress?.(`06.2：${displayName(policy)}，种子 ${seeds[si]}${restart ? "，重启" : ""}`);
-          const res = runPolicy(workloads[si], replicas, policy, seeds[si], { notificationDelay: delay, restarts: restart ? [{ replica: restartReplica, time: restartTime }] : [] });
-          starts.forEach((a, i) => (restart ? acc[i].with : acc[i].without).push(binStats(res, restartTime + a, restartTime + Math.min(a + bin, secondsAfter), restartReplica)));
+          const bins = runPolicy(workloads[si], replicas, policy, seeds[si], { notificationDelay: delay, restarts: restart ? [{ replica: restartReplica, time: restartTime }] : [] }, (res) =>
+            starts.map((a) => binStats(res, restartTime + a, restartTime + Math.min(a + bin, secondsAfter), restartReplica)),
+          );
+          starts.forEach((_, i) => (restart ? acc[i].with : acc[i].without).push(bins[i]));
         }
       }
       starts.forEach((a, i) => {

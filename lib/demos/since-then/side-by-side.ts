@@ -75,7 +75,7 @@ export const productionRouters = defineDemo<SideBySideParams>({
       settings.push(`${displayName(workloads[k])} ${rate} 请求/秒、${replicas} 个副本、${count} 个请求（约 ${Math.round(w.requests[w.requests.length - 1].arrival)} 秒的到达）`);
       for (const policy of policies) {
         ctx.progress?.(`06.1：${displayName(workloads[k])}，${displayName(policy)}`);
-        const res = runPolicy(w, replicas, policy, seed, { notificationDelay: delay });
+        const res = runPolicy(w, replicas, policy, seed, { notificationDelay: delay }, (r) => ({ metrics: r.metrics, routerStats: r.routerStats }));
         const m = res.metrics;
         if (m.overloaded) overloaded.push(`${displayName(workloads[k])} / ${displayName(policy)}`);
         const s = res.routerStats;

@@ -267,14 +267,14 @@ export const deathSpiral = defineDemo<SpiralParams>({
       for (const policy of policies) {
         for (const [cap, delay] of conditions(policy)) {
           ctx.progress?.(`06.3：${displayName(policy)}，种子 ${seed}`);
-          const res = runPolicy(w, replicas, policy, seed, { notificationDelay: Number.isNaN(delay) ? 0.1 : delay, routerOptions: isSglang(policy) ? { maxTreeTokens: cap } : {} });
-          record(key(policy, cap, delay), runStats(res, replicas));
+          const stats = runPolicy(w, replicas, policy, seed, { notificationDelay: Number.isNaN(delay) ? 0.1 : delay, routerOptions: isSglang(policy) ? { maxTreeTokens: cap } : {} }, (res) => runStats(res, replicas));
+          record(key(policy, cap, delay), stats);
         }
       }
       if (guardOff) {
         ctx.progress?.(`06.3：${displayName("sglangRouterSmallestTree")}（不均衡保护关掉），种子 ${seed}`);
-        const res = runPolicy(w, replicas, "sglangRouterSmallestTree", seed, { notificationDelay: 0.1, routerOptions: { maxTreeTokens: caps[0], balanceAbs: NO_GUARD } });
-        record(key("sglangRouterSmallestTree|noGuard", caps[0], NaN), runStats(res, replicas));
+        const stats = runPolicy(w, replicas, "sglangRouterSmallestTree", seed, { notificationDelay: 0.1, routerOptions: { maxTreeTokens: caps[0], balanceAbs: NO_GUARD } }, (res) => runStats(res, replicas));
+        record(key("sglangRouterSmallestTree|noGuard", caps[0], NaN), stats);
       }
     }
     const rows: Row[] = [];
