@@ -45,7 +45,7 @@ function encode(value: unknown): Json {
 export function canonicalTable(t: Table): Json {
   return encode({
     title: t.title,
-    columns: t.columns.map((c) => ({ key: c.key, label: c.label, unit: c.unit, format: typeof c.format === "function" ? "function" : c.format })),
+    columns: t.columns.map((c) => ({ key: c.key, label: c.label, unit: c.unit, format: typeof c.format === "function" ? "function" : c.format, formatFrom: c.formatFrom })),
     rows: t.rows,
     notes: t.notes ?? [],
   });

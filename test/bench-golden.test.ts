@@ -5,7 +5,7 @@ import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
 import { describe, expect, it } from "vitest";
-import { canonicalTable, compareWithGolden, firstDifference, formatGolden, goldenOf, goldenPath, MEASURED_COLUMNS, readGolden, SMALL_GOLDEN_DIR } from "../bench/golden";
+import { canonicalTable, compareWithGolden, firstDifference, formatGolden, GOLDEN_DIR, goldenOf, goldenPath, MEASURED_COLUMNS, readGolden, SMALL_GOLDEN_DIR } from "../bench/golden";
 import { SMALL } from "./support/demo-sizes";
 import type { Table } from "../lib/core/table";
 import { listDemos, runDemo } from "../lib/demos/index";
@@ -36,6 +36,26 @@ describe("golden outputs (bench/golden/*.json)", () => {
       expect(difference, `${difference}\n(if the change is intended: npm run bench -- golden --small --ids=${d.id} --update --reason "…")`).toBeNull();
     }, 60_000);
   }
+});
+
+describe("one unit for the prefix-cache hit rate", () => {
+  it("every golden table (defaults and small) shows a hit rate as a percentage with one decimal, never as a fraction", () => {
+    const seen: string[] = [];
+    for (const dir of [GOLDEN_DIR, SMALL_GOLDEN_DIR]) {
+      for (const file of fs.readdirSync(dir).filter((f) => f.endsWith(".json"))) {
+        const g = JSON.parse(fs.readFileSync(path.join(dir, file), "utf8")) as { id: string; table: { columns: { key: string; label: string; format?: string; formatFrom?: string }[]; rows: Record<string, unknown>[] } };
+        for (const c of g.table.columns) {
+          if (/hitrate/i.test(c.key) || c.label.includes("命中率")) {
+            seen.push(`${g.id}:${c.key}`);
+            expect(c.format, `${file}: column ${c.key} (${c.label})`).toBe("percent1");
+          }
+          // a column of mixed measures: its hit-rate rows (a text cell naming 命中率) take percent1 from their own cell
+          if (c.formatFrom) for (const r of g.table.rows.filter((x) => Object.values(x).some((v) => typeof v === "string" && v.includes("命中率")))) expect(r[c.formatFrom], `${file}: ${c.key} of a hit-rate row`).toBe("percent1");
+        }
+      }
+    }
+    expect(seen.length).toBeGreaterThan(10);
+  });
 });
 
 describe("the golden comparison itself", () => {

@@ -220,6 +220,51 @@ describe(`handout of ${path.basename(notebook)}`, () => {
 
       // Tables: the demo tables render as HTML tables with header cells.
       expect(await page.locator(".jp-OutputArea-output table th").count()).toBeGreaterThan(0);
+      // Their headers wrap at spaces and between Chinese characters only: never inside a Latin word or a number
+      // ("P99", "req/s"), and a header's unit ("(个服务时间)") stays on one line. A probe table of narrow columns,
+      // put among the page's outputs, makes its headers wrap whatever this page's own tables do.
+      await page.evaluate(() => {
+        const area = document.querySelector(".jp-OutputArea-output.jp-RenderedHTMLCommon");
+        const probe = document.createElement("div");
+        probe.className = "l11-table";
+        const th = (label: string, unit: string) => `<th style="width:56px">${label}${unit ? ` <span class="l11-unit">(${unit})</span>` : ""}</th>`;
+        probe.innerHTML = `<table style="width:224px"><thead><tr>${th("平均响应", "个服务时间")}${th("到达率", "req/s")}${th("P99 响应时间 Pareto", "")}${th("每个刷新间隔里收到最多的那台的份额", "")}</tr></thead></table>`;
+        area?.appendChild(probe);
+      });
+      const badBreaks = await page.evaluate(() => {
+        const bad: string[] = [];
+        const latin = /[A-Za-z0-9/%.]/;
+        for (const th of Array.from(document.querySelectorAll(".jp-OutputArea-output table th"))) {
+          const chars: Array<[string, number, boolean]> = [];
+          const walker = document.createTreeWalker(th, NodeFilter.SHOW_TEXT);
+          const range = document.createRange();
+          for (let node = walker.nextNode() as Text | null; node; node = walker.nextNode() as Text | null) {
+            const inUnit = Boolean(node.parentElement?.closest(".l11-unit"));
+            for (let k = 0; k < node.data.length; k++) {
+              range.setStart(node, k);
+              range.setEnd(node, k + 1);
+              const rect = range.getClientRects()[0];
+              if (rect && node.data[k].trim()) chars.push([node.data[k], Math.round(rect.top), inUnit]);
+            }
+          }
+          for (let k = 1; k < chars.length; k++) {
+            const [a, top0, unit0] = chars[k - 1];
+            const [b, top1, unit1] = chars[k];
+            if (top1 === top0) continue;
+            const adjacent = th.textContent?.includes(a + b);
+            if ((adjacent && latin.test(a) && latin.test(b)) || (unit0 && unit1)) bad.push(`${th.textContent}: ${a}|${b}`);
+          }
+        }
+        return bad;
+      });
+      expect(badBreaks, "table headers broken inside a word, a number or a unit").toEqual([]);
+      const probeLines = await page.evaluate(() => {
+        const th = Array.from(document.querySelectorAll(".jp-OutputArea-output table th")).find((e) => e.textContent?.startsWith("每个刷新间隔"));
+        const range = document.createRange();
+        range.selectNodeContents(th as Node);
+        return new Set(Array.from(range.getClientRects()).map((r) => Math.round(r.top))).size;
+      });
+      expect(probeLines, "a Chinese header still wraps between its characters").toBeGreaterThan(2);
 
       expect(blocked, "requests that tried to leave the disk").toEqual([]);
       expect(errors).toEqual([]);

@@ -12,7 +12,7 @@ const t: Table = {
     { key: "replica", label: "副本", format: "int" },
     { key: "rank", label: "排名", format: "int" },
     { key: "share", label: "比例", format: "percent0" },
-    { key: "hit", label: "命中率", format: "fixed3" },
+    { key: "hit", label: "命中率", format: "percent1" },
   ],
   rows: [
     { policy: "roundRobin", replica: 1, rank: 2, share: 0.5, hit: 0.3, hitMin: 0.25, hitMax: 0.4 },

@@ -137,7 +137,13 @@ describe("titles, margins and colours", () => {
 
   it("a percent column's linear axis is written in %; a long y title is wrapped onto two lines of about equal width", () => {
     const t: Table = { title: "t", columns: [{ key: "c", label: "情形", format: "text" }, { key: "v", label: "份额", format: "percent0" }], rows: [{ c: "甲", v: 0.2 }] };
-    expect(bars(t, { x: "c", y: "v" }).layout?.yaxis).toMatchObject({ tickformat: ".0%" });
+    expect(bars(t, { x: "c", y: "v" }).layout?.yaxis).toMatchObject({ tickformat: ".0%", hoverformat: ".0%" });
+    // a hit rate (percent1) hovers with the table's one decimal, and so does a reference line drawn over it
+    const hit: Table = { ...t, columns: [t.columns[0], { key: "v", label: "命中率", format: "percent1" }] };
+    expect(bars(hit, { x: "c", y: "v" }).layout?.yaxis).toMatchObject({ tickformat: ".0%", hoverformat: ".1%" });
+    const last = (f: Figure) => f.data[f.data.length - 1];
+    expect(last(withHorizontalLine(bars(hit, { x: "c", y: "v" }), { y: 0.4, label: "上界" })).hovertemplate).toBe("上界：%{y:.1%}<extra></extra>");
+    expect(last(withHorizontalLine(bars(wideTable(1), { x: "x", y: "y" }), { y: 22, label: "目标" })).hovertemplate).toBe("目标：%{y}<extra></extra>");
     expect(bars(t, { x: "c", y: "v", logY: true }).layout?.yaxis?.tickformat).toBeUndefined();
     const title = "最集中的目标的份额（它拿到的 ÷ 全部，%）"; // 40 columns: over 36
     const y = layoutOf(readableFigure(bars(t, { x: "c", y: "v", yTitle: title }))).yaxis;

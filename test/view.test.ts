@@ -56,6 +56,23 @@ describe("table rendering", () => {
     expect(rule.startsWith("----  ")).toBe(true);
     expect(header.startsWith("策略  ")).toBe(true);
   });
+  it("a column of mixed measures takes each row's format from the cell its formatFrom names (else its own)", () => {
+    const mixed: Table = {
+      title: "t",
+      columns: [{ key: "what", label: "what", format: "text" }, { key: "value", label: "value", format: "sig3", formatFrom: "valueFormat" }],
+      rows: [{ what: "latency", value: 12.345 }, { what: "hit rate", value: 0.41234, valueFormat: "percent1" }, { what: "odd", value: 0.5, valueFormat: "nonsense" }],
+    };
+    const html = tableHtml(mixed);
+    expect(html).toContain(">12.3<");
+    expect(html).toContain(">41.2%<");
+    expect(html).toContain(">0.500<");
+    const text = tableText(mixed).split("\n");
+    expect(text[4]).toMatch(/hit rate\s+41\.2%$/);
+    const j = tableJson(mixed);
+    expect(j.columns[1]).toMatchObject({ key: "value", format: "sig3", formatFrom: "valueFormat" });
+    expect(j.rows[1]).toEqual({ what: "hit rate", value: 0.41234, valueFormat: "percent1" });
+    expect(j.rows[0]).toEqual({ what: "latency", value: 12.345, valueFormat: null });
+  });
   it("JSON rows are keyed by column key; lookups find one row or throw", () => {
     const j = tableJson(sample);
     expect(j.rows[1]).toEqual({ policy: "affinity & co", meanLatency: 1.5, hitRate: 0.58, requests: 99 });

@@ -27,6 +27,9 @@ export interface Column {
   /** unit shown in the header, e.g. "s", "req/s", "× service time" */
   unit?: string;
   format?: Format;
+  /** a column of mixed measures (each row its own unit): the key of the row cell naming the named Format of this
+   * column's cell in that row (e.g. "percent1" for a hit rate beside a latency); rows without it use `format` */
+  formatFrom?: string;
   /** what a chart's legend calls a series drawn from this column, when the header alone does not say what it is
    * (e.g. "M + P（淘汰代价 + 本请求的 prefill）" for "M + P 比最低的多"); charts only, the table shows the header */
   legend?: string;

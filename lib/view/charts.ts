@@ -12,10 +12,10 @@ export { logAxis } from "./figure/chart-table";
 export type { ChartOptions } from "./figure/chart-table";
 export { facetLines } from "./figure/facet-lines";
 
-/** A linear axis of a percent column writes its ticks as percentages, as the table does. */
-function percentTicks(table: Table, key: string, log: boolean | undefined): { tickformat?: string } {
+/** A linear axis of a percent column writes its ticks as percentages, and its hover values as the table does ("41.2%"). */
+function percentTicks(table: Table, key: string, log: boolean | undefined): { tickformat?: string; hoverformat?: string } {
   const format = table.columns.find((c) => c.key === key)?.format;
-  return !log && (format === "percent0" || format === "percent1") ? { tickformat: ".0%" } : {};
+  return !log && (format === "percent0" || format === "percent1") ? { tickformat: ".0%", hoverformat: format === "percent1" ? ".1%" : ".0%" } : {};
 }
 
 function axes(table: Table, o: ChartOptions): Figure["layout"] {

@@ -41,6 +41,19 @@ export function formatValue(value: unknown, format: Format = "sig3"): string {
 
 export { formatSignificant };
 
+const NAMED_FORMATS: readonly string[] = ["int", "fixed0", "fixed1", "fixed2", "fixed3", "fixed4", "percent0", "percent1", "sig3", "countOrMean", "text", "name"];
+
+/** The format of one cell: the column's, or the row's own where the column takes it from a row cell (Column.formatFrom). */
+export function cellFormat(row: Row, column: Column): Format | undefined {
+  const own = column.formatFrom === undefined ? undefined : row[column.formatFrom];
+  return typeof own === "string" && NAMED_FORMATS.includes(own) ? (own as Format) : column.format;
+}
+
+/** One cell as the tables write it. */
+export function cellText(row: Row, column: Column): string {
+  return formatValue(row[column.key], cellFormat(row, column));
+}
+
 export function escapeHtml(text: string): string {
   return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&#39;");
 }
@@ -86,7 +99,7 @@ export function tableHtml(table: Table, options: { foldRepeatedNotes?: boolean }
       (row) =>
         "<tr>" +
         table.columns
-          .map((c, i) => `<td${numeric[i] ? ' style="text-align:right"' : ""}>${escapeHtml(formatValue(row[c.key], c.format))}</td>`)
+          .map((c, i) => `<td${numeric[i] ? ' style="text-align:right"' : ""}>${escapeHtml(cellText(row, c))}</td>`)
           .join("") +
         "</tr>",
     )
@@ -110,7 +123,7 @@ export function tableHtml(table: Table, options: { foldRepeatedNotes?: boolean }
 /** Monospace rendering for terminals and the CLI: width measured in display columns (CJK counts as 2). */
 export function tableText(table: Table): string {
   const headers = table.columns.map(headerText);
-  const cells = table.rows.map((row) => table.columns.map((c) => formatValue(row[c.key], c.format)));
+  const cells = table.rows.map((row) => table.columns.map((c) => cellText(row, c)));
   const numeric = table.columns.map((c) => isNumericColumn(table, c));
   const widths = headers.map((h, i) => Math.max(displayWidth(h), ...cells.map((r) => displayWidth(r[i]))));
   const pad = (s: string, i: number) => {
@@ -141,8 +154,8 @@ export function tableJson(table: Table): { id?: string; title: string; columns: 
   return {
     id: table.id,
     title: table.title,
-    columns: table.columns.map((c) => ({ key: c.key, label: c.label, unit: c.unit, format: typeof c.format === "function" ? undefined : c.format })),
-    rows: table.rows.map((r) => Object.fromEntries(table.columns.map((c) => [c.key, r[c.key] ?? null]))),
+    columns: table.columns.map((c) => ({ key: c.key, label: c.label, unit: c.unit, format: typeof c.format === "function" ? undefined : c.format, ...(c.formatFrom ? { formatFrom: c.formatFrom } : {}) })),
+    rows: table.rows.map((r) => Object.fromEntries(table.columns.flatMap((c) => (c.formatFrom ? [c.key, c.formatFrom] : [c.key])).map((k) => [k, r[k] ?? null]))),
     notes: table.notes ?? [],
     params: table.params,
     claims: table.claims,

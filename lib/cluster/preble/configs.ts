@@ -68,7 +68,7 @@ export const CLUSTER_CONFIGURATIONS: Readonly<Record<string, ClusterConfiguratio
   },
   prebleReleased: {
     name: "prebleReleased",
-    description: "完整的 Preble，按开源代码读：迁移重要节点的再平衡、在途请求 × 实测 TPOT 的 decode 项、显存总是满的 M、命中率 ≥ 0.7 的搭配，副本内每迭代一组（k = 10）",
+    description: "完整的 Preble，按开源代码读：迁移重要节点的再平衡、在途请求 × 实测 TPOT 的 decode 项、显存总是满的 M、命中率 ≥ 70% 的搭配，副本内每迭代一组（k = 10）",
     router: "preble",
     routerOptions: { rebalance: true, rebalanceAction: "migrate", autoscale: true, pairing: true, pairingRule: "released", decodeEstimate: "released", evictionEstimate: "memoryFull" },
     localPolicy: "priorityReleased",

@@ -103,7 +103,7 @@ export const READINGS = {
   },
   pairingRule: {
     lecture: { value: "ours", source: "讲义 §3.4 的读法（我们的定义）：缺 ≥ 512 token 的探索请求派给 decode 偏重的 GPU" },
-    released: { value: "released", source: "gsw:329–330、simulator.py:349–364：探索请求派给 30 秒窗口命中率最高且 ≥ 0.7 的 GPU" },
+    released: { value: "released", source: "gsw:329–330、simulator.py:349–364：探索请求派给 30 秒窗口命中率最高且 ≥ 70% 的 GPU" },
   },
   rebalanceAction: {
     lecture: { value: "redirect", source: "讲义 §3.4：把本该利用最忙 GPU 的请求改派给最轻的 GPU" },

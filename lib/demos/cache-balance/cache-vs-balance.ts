@@ -5,13 +5,14 @@
 import { displayName } from "../../core/glossary";
 import type { Row } from "../../core/table";
 import { kvCapacityTokens } from "../../hardware/step-model";
+import { rangeText } from "../../core/format";
 import { generateWorkload, Workload } from "../../cluster/workloads";
 import { defineDemo, DemoContext } from "../registry";
 import { CLUSTER_COLUMNS, policyColumn } from "../columns";
-import { Claim, f, need, needParam, needRows } from "../claims";
+import { Claim, f, need, needParam, needRows, pct } from "../claims";
 import {
   checkRouterChoices, checkDistinctNames, choiceName, RouterChoice, checkReplicas, checkWorkloadSetting, LOAD_ONLY_POLICIES, meanOverSeeds, names, OVERLOAD_NOTE, perSeed, routerChoicesDoc,
-  runSection2, runSection2Many, SECTION2_GPU, SECTION2_MODEL, SEED_DOCS, seedList, seedsPhrase, warmupNote, WORKLOADS_DOCS, zipSeeds, meanText, seedsAgreeingAll, section2Defaults, workloadsIn, mean,
+  runSection2, runSection2Many, SECTION2_GPU, SECTION2_MODEL, SEED_DOCS, seedList, seedsPhrase, warmupNote, WORKLOADS_DOCS, zipSeeds, meanText, pctText, seedsAgreeingAll, section2Defaults, workloadsIn, mean,
 } from "./section2";
 import { totalCache, cacheContents } from "./total-cache";
 import { thresholdSweep } from "./threshold";
@@ -54,20 +55,20 @@ const CLAIMS_021: Claim<P021>[] = [
   {
     id: "load-only-hit",
     says: "只看负载的路由把请求撒到所有副本上：长文档问答的命中率只有三分之一左右，几种只看负载的策略相差无几",
-    lecture: "命中率约 0.33",
+    lecture: "命中率约 33%",
     judge: (t) => {
       const policies = loadOnlyIn(needRows(t, { workload: "longDocQA" }));
       needParam(policies.length > 0, "需要长文档问答和至少一个只看负载的策略");
       const hits = policies.map((p) => need(t, { workload: "longDocQA", policy: p }, "hitRate"));
       const lo = Math.min(...hits);
       const hi = Math.max(...hits);
-      return { holds: lo > 0.25 && hi < 0.4 && hi - lo < 0.05, ours: `${names(policies)}：${f(lo, 3)}–${f(hi, 3)}` };
+      return { holds: lo > 0.25 && hi < 0.4 && hi - lo < 0.05, ours: `${names(policies)}：${rangeText(pct(lo, 1).slice(0, -1), pct(hi, 1).slice(0, -1), "%")}` };
     },
   },
   {
     id: "threshold-hit",
     says: "命中够多才亲和（阈值亲和）在每种负载上都把命中率提到只看负载的水平之上",
-    lecture: "长文档问答 0.33 → 0.58",
+    lecture: "长文档问答 33% → 58%",
     judge: (t) => {
       needRows(t, { policy: "thresholdAffinity" });
       const parts: string[] = [];
@@ -76,7 +77,7 @@ const CLAIMS_021: Claim<P021>[] = [
         const base = bestLoadOnlyPerSeed(t, w, "hitRate").values;
         const th = perSeed(t, { workload: w, policy: "thresholdAffinity" }, "hitRate");
         gains.push(zipSeeds([base, th], (x, y) => y - x));
-        parts.push(`${displayName(w)} ${f(mean(base), 3)} → ${meanText(th, 3)}`);
+        parts.push(`${displayName(w)} ${pct(mean(base), 1)} → ${pctText(th, 1)}`);
       }
       return {
         holds: gains.every((g) => mean(g) > 0.03),
@@ -142,7 +143,7 @@ const CLAIMS_021: Claim<P021>[] = [
       const thHere = need(t, { workload: "longDocQA", policy: "thresholdAffinity" }, "dispatchHitRate");
       return {
         holds: rrAny - rrHere > 0.1 && thAny - thHere < 0.02,
-        ours: `长文档问答，派发时：轮转 任一副本 ${f(rrAny, 3)} 对 所选副本 ${f(rrHere, 3)}；阈值亲和 ${f(thAny, 3)} 对 ${f(thHere, 3)}`,
+        ours: `长文档问答，派发时：轮转 任一副本 ${pct(rrAny, 1)} 对 所选副本 ${pct(rrHere, 1)}；阈值亲和 ${pct(thAny, 1)} 对 ${pct(thHere, 1)}`,
       };
     },
   },

@@ -8,7 +8,7 @@ import type { ClusterResult } from "../../cluster/simulate";
 import { generateWorkload, WORKLOAD_NAMES } from "../../cluster/workloads";
 import { defineDemo, DemoContext } from "../registry";
 import { CLUSTER_COLUMNS, policyColumn } from "../columns";
-import { Claim, f, need, needParam, needRow, needRows, spread } from "../claims";
+import { Claim, f, need, needParam, needRow, needRows, pct, spread } from "../claims";
 import {
   agreeing, checkRouterChoices, checkDistinctNames, choiceName, RouterChoice, routerChoicesDoc, checkReplicas, LOAD_ONLY_POLICIES, meanOverSeeds, meanText, OVERLOAD_NOTE, pctText, perSeed, runSection2, SEED_DOCS,
   seedList, seedsPhrase, warmupNote, zipSeeds,
@@ -49,12 +49,12 @@ const CLAIMS_024: Claim<P024>[] = [
   {
     id: "guard-keeps-hit",
     says: "加上负载保护，被分流的请求在别的副本上把热门前缀算一遍，热门前缀于是被复制到多个副本上：命中率和亲和一样高",
-    lecture: "命中率和亲和一样高（0.84）",
+    lecture: "命中率和亲和一样高（84%）",
     judge: (t) => {
       const g = need(t, { policy: "cacheAwareGuarded" }, "hitRate");
       const a = need(t, { policy: "thresholdAffinity" }, "hitRate");
       const copies = need(t, { policy: "cacheAwareGuarded" }, "hotReplicas");
-      return { holds: Math.abs(g - a) < 0.03 && copies >= 2, ours: `负载保护 ${f(g, 3)}，阈值亲和 ${f(a, 3)}；热门工具分布在 ${f(copies, 1)} 个副本上` };
+      return { holds: Math.abs(g - a) < 0.03 && copies >= 2, ours: `负载保护 ${pct(g, 1)}，阈值亲和 ${pct(a, 1)}；热门工具分布在 ${f(copies, 1)} 个副本上` };
     },
   },
   {

@@ -4,7 +4,7 @@
 import { checkEachOneOf, checkInteger, checkNonEmpty, checkNumber, checkOneOf, ParameterError } from "../../core/errors";
 import { displayName } from "../../core/glossary";
 import type { Cell, Row, Table } from "../../core/table";
-import { fixedText, rangeText } from "../../core/format";
+import { fixedText, percentText, rangeText } from "../../core/format";
 import { ClusterOptions, ClusterResult, simulateCluster } from "../../cluster/simulate";
 import { RunSummary, simulateMany } from "../../cluster/sweep";
 import { Router, RouterFactory, routerNames, RouterSpec } from "../../cluster/routers";
@@ -265,11 +265,12 @@ export function agreeing(values: readonly number[], test: (x: number) => boolean
   return seedsAgreeingAll([values as number[]], test);
 }
 
-/** "38%（3 个种子：35–42%）" — a share's seed mean with its range. */
-export function pctText(values: readonly number[]): string {
+/** "38%（3 个种子：35–42%）" — a share's seed mean with its range; `digits` decimals ("41.2%" for a hit rate, as
+ * the tables' "percent1" writes it). */
+export function pctText(values: readonly number[], digits = 0): string {
   const n = values.length;
   if (n === 0) return "—";
-  const p = (x: number) => (Number.isFinite(x) ? fixedText(x * 100, 0) : "—");
+  const p = (x: number) => (Number.isFinite(x) ? percentText(x, digits).slice(0, -1) : "—");
   const mean = values.reduce((s, v) => s + v, 0) / n;
   return n === 1 ? `${p(mean)}%` : `${p(mean)}%（${seedRange(n, p(Math.min(...values)), p(Math.max(...values)), "%")}）`;
 }

@@ -108,7 +108,7 @@ const CLAIMS_023: Claim<P023>[] = [
       const rise = zipSeeds([l05, l09], (a, b) => b / a);
       return {
         holds: mean(drop) > 0.05 && mean(rise) > 1.1,
-        ours: `命中率 ${f(mean(h05), 3)} → ${f(mean(h09), 3)}，平均延迟 ${f(mean(l05), 2)} → ${f(mean(l09), 2)} 秒（${meanText(rise, 2, "倍")}）`,
+        ours: `命中率 ${pct(mean(h05), 1)} → ${pct(mean(h09), 1)}，平均延迟 ${f(mean(l05), 2)} → ${f(mean(l09), 2)} 秒（${meanText(rise, 2, "倍")}）`,
         seeds: seedsAgreeingAll([zipSeeds([drop, rise], (a, b) => (a > 0.05 && b > 1.1 ? 1 : 0))], (x) => x === 1),
       };
     },

@@ -10,7 +10,7 @@ import { CLUSTER_COLUMNS, policyColumn } from "../columns";
 import { Claim, f, need, needParam, needRows, pct, spread, times } from "../claims";
 import { kvCapacityTokens } from "../../hardware/step-model";
 import {
-  agreeing, checkPolicies, checkReplicas, meanOverSeeds, meanText, names, perSeed, policiesDoc, runSection2, runSection2Many, SECTION2_GPU, SECTION2_MODEL, SEED_DOCS, seedList,
+  agreeing, checkPolicies, checkReplicas, meanOverSeeds, names, pctText, perSeed, policiesDoc, runSection2, runSection2Many, SECTION2_GPU, SECTION2_MODEL, SEED_DOCS, seedList,
   seedsPhrase, warmupNote, zipSeeds,
 } from "./section2";
 
@@ -30,19 +30,19 @@ const CLAIMS_022: Claim<P022>[] = [
   {
     id: "load-only-flat",
     says: "只看负载（轮转）时，副本加多了命中率也不涨",
-    lecture: "只看负载的路由下，加副本不会提高命中率（误区 4）；命中率约 0.32",
+    lecture: "只看负载的路由下，加副本不会提高命中率（误区 4）；命中率约 32%",
     judge: (t) => {
       const sizes = sizesIn(t, "roundRobin");
       needParam(sizes.length >= 2, "需要至少两种副本数");
       const hits = sizes.map((n) => perSeed(t, { replicas: n, policy: "roundRobin" }, "hitRate"));
       const means = hits.map((h) => spread(h).mean);
-      return { holds: Math.max(...means) - Math.min(...means) < 0.05, ours: sizes.map((n, k) => `${n} 个副本 ${meanText(hits[k], 3)}`).join("，") };
+      return { holds: Math.max(...means) - Math.min(...means) < 0.05, ours: sizes.map((n, k) => `${n} 个副本 ${pctText(hits[k], 1)}`).join("，") };
     },
   },
   {
     id: "affinity-grows",
     says: "阈值亲和的命中率随副本数上升：N 个副本的缓存合起来用",
-    lecture: "练习 4：4 个副本时，轮转 0.32 → 亲和 0.58（讲义比的是两种路由，不是副本数的序列）",
+    lecture: "练习 4：4 个副本时，轮转 32% → 亲和 58%（讲义比的是两种路由，不是副本数的序列）",
     judge: (t) => {
       const sizes = sizesIn(t, "thresholdAffinity");
       needParam(sizes.length >= 2, "需要至少两种副本数");
@@ -50,7 +50,7 @@ const CLAIMS_022: Claim<P022>[] = [
       const means = per.map((v) => spread(v, 3).mean);
       const rising = means.every((m, k) => k === 0 || m > means[k - 1] + 0.02);
       const bySeed = zipSeeds(per, (...xs) => (xs.every((x, k) => k === 0 || x > xs[k - 1]) ? 1 : 0));
-      return { holds: rising, ours: sizes.map((n, k) => `${n} 个副本 ${meanText(per[k], 3)}`).join("，"), seeds: agreeing(bySeed, (x) => x === 1) };
+      return { holds: rising, ours: sizes.map((n, k) => `${n} 个副本 ${pctText(per[k], 1)}`).join("，"), seeds: agreeing(bySeed, (x) => x === 1) };
     },
   },
   {
@@ -96,7 +96,7 @@ const CLAIMS_022: Claim<P022>[] = [
       const last = sizes.length - 1;
       return {
         holds: any[last] - any[0] > 0.05 && Math.abs(hit[last] - hit[0]) < 0.05 && any[last] - hit[last] > 0.1,
-        ours: sizes.map((n, k) => `${n} 个副本：某处缓存着 ${f(any[k], 3)}，实际命中 ${f(hit[k], 3)}`).join("；"),
+        ours: sizes.map((n, k) => `${n} 个副本：某处缓存着 ${pct(any[k], 1)}，实际命中 ${pct(hit[k], 1)}`).join("；"),
       };
     },
   },

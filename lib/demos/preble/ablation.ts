@@ -180,7 +180,7 @@ export const ablationDemo = defineDemo<AblationParams>({
   // Size: 03.1's run sizes, one seed (the ladder's steps are unjudged when a step moves less than the noise, saying so).
   defaults: { readings: ["lecture", "released"], rate: 48, replicas: 4, minRequests: 1000, minSeconds: 200, seeds: 1, seed: 1 },
   describe: {
-    readings: { meaning: "按哪几种读法走这条阶梯：lecture（讲义：我们的基线、改派请求的再平衡、我们的搭配规则、配额轮转的优先级组）、released（开源代码：论文的基线、开源的负载代价、迁移重要节点、命中率 ≥ 0.7 的搭配、每迭代一组的优先级组）；讲义的阶梯总是跑", range: "非空数组，每项为 lecture、released 之一" },
+    readings: { meaning: "按哪几种读法走这条阶梯：lecture（讲义：我们的基线、改派请求的再平衡、我们的搭配规则、配额轮转的优先级组）、released（开源代码：论文的基线、开源的负载代价、迁移重要节点、命中率 ≥ 70% 的搭配、每迭代一组的优先级组）；讲义的阶梯总是跑", range: "非空数组，每项为 lecture、released 之一" },
     rate: { meaning: "工具调用的请求率（请求/秒）", range: "> 0 的数" },
     replicas: REPLICAS_DOC,
     minRequests: { meaning: "每次模拟至少多少个请求", range: "≥ 100 的整数" },
@@ -229,7 +229,7 @@ export const ablationDemo = defineDemo<AblationParams>({
         `每一级在上一级上多打开一项：E2（副本内 FCFS）→ + 再平衡 → + prefill/decode 搭配（我们的规则）→ + 副本内优先级组（讲义的轮转）；自动扩展不开（论文的消融里没有它）。基线 = 轮转 + 每个副本最长前缀优先。${requestCount} 个请求，${nSeeds} 个种子（${seeds.join("、")}）的均值。`,
         ...(released
           ? [
-              "开源代码的读法另走一遍阶梯：论文的基线（轮转 + LPM，不分块）→ E2（开源的 decode 项和 M）→ + 迁移重要节点的再平衡 → + 命中率 ≥ 0.7 的搭配 → + 每迭代一组的优先级组（k = 10）。",
+              "开源代码的读法另走一遍阶梯：论文的基线（轮转 + LPM，不分块）→ E2（开源的 decode 项和 M）→ + 迁移重要节点的再平衡 → + 命中率 ≥ 70% 的搭配 → + 每迭代一组的优先级组（k = 10）。",
               "开源代码的迁移为什么来回搬：它按一个节点在最忙 GPU 上的代价（窗口内的 prefill + 这个节点在那块 GPU 上在途请求的 decode）挑最便宜的节点先搬，搬到的 GPU 只接过 prefill 那部分，在途请求的 decode 留在原处、随请求完成消失（gsw:152–159 按每块 GPU 的在途请求数算 decode）；之后这些节点的新请求都去新 GPU，它很快又成了最忙的。最热的工具往往一个节点的代价就超过最忙与最轻之差的一半，搬它会让最轻的反超，所以它不动，被来回搬的是其余的工具。我们照开源代码的规则实现，来回迁移是这条规则本身的行为。",
             ]
           : []),

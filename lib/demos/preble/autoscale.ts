@@ -268,7 +268,7 @@ export const autoscaleWindowDemo = defineDemo<AutoscaleParams>({
         `${displayName("autoscaleReleased")}：同样的四种组合按开源代码的读法：负载代价用开源的 decode 项和 M，再平衡迁移重要节点（gsw:377–462）。开源代码没有单独的自动扩展：复制热节点是再平衡的一支——最忙的 GPU 只压着一个重要节点、且这个节点在它上面的 TTFT 后半窗均值 ≥ 前半窗的 2 倍时，才把它复制到最轻的 GPU（gsw:419–429）。所以“E2 + 自动扩展”在开源代码里不存在，“E2 + 再平衡 + 自动扩展”最接近开源代码；这两行的自动扩展用我们的触发（排队时间翻倍，见上）；种子 ${String(p.seed)}。`,
       );
     }
-    if (releasedWindows.length) notes.push(`${displayName("windowReleased")}：同样的长文档实验，完整 Preble 按开源代码的读法（迁移重要节点、开源的 decode 项和 M、命中率 ≥ 0.7 的搭配、每迭代一组的优先级组），每个 H 一个种子（${String(p.seed)}）、${releasedRequests} 个请求（比讲义的各行短，省时间）。`);
+    if (releasedWindows.length) notes.push(`${displayName("windowReleased")}：同样的长文档实验，完整 Preble 按开源代码的读法（迁移重要节点、开源的 decode 项和 M、命中率 ≥ 70% 的搭配、每迭代一组的优先级组），每个 H 一个种子（${String(p.seed)}）、${releasedRequests} 个请求（比讲义的各行短，省时间）。`);
     notes.push(WARMUP_NOTE, OVERLOAD_NOTE);
     return {
       title: `自动扩展（热点，${hotSpotReplicas} 个副本，${hotSpotRate} 请求/秒）与窗口 H（长文档，${replicas} 个副本，${longDocRate} 请求/秒）`,

@@ -17,7 +17,7 @@ export const COLUMNS = {
   meanLatency: { key: "meanLatency", label: "平均延迟", unit: "秒", format: "fixed2" },
   p99Latency: { key: "p99Latency", label: "P99 延迟", unit: "秒", format: "fixed2" },
   meanTPOT: { key: "meanTPOT", label: "平均 TPOT", unit: "毫秒", format: "fixed1" },
-  hitRate: { key: "hitRate", label: "命中率", format: "fixed3" },
+  hitRate: { key: "hitRate", label: "命中率", format: "percent1" },
   maxShare: { key: "maxShare", label: "最忙副本的请求占比", format: "percent0" },
   overloaded: { key: "overloaded", label: "过载" },
 } satisfies Record<string, Column>;

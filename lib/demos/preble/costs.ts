@@ -94,7 +94,7 @@ function pairingClaim(id: string, workload: string, worse: boolean, says: string
         return {
           holds,
           unjudged: withinBand(change) ? `${insideBand(`P99 ${changeWords(change)}`)}${over}` : undefined,
-          why: `P99 ${changeWords(change)}，${change < 0 ? "变差" : "变好"}了${reading === "released" ? "（开源代码的规则：命中率 ≥ 0.7 的 GPU 先收下探索请求，不看负载）" : ""}${over}`,
+          why: `P99 ${changeWords(change)}，${change < 0 ? "变差" : "变好"}了${reading === "released" ? "（开源代码的规则：命中率 ≥ 70% 的 GPU 先收下探索请求，不看负载）" : ""}${over}`,
           ours: `P99 ${f(a)} → ${f(b)} 秒，搭配了 ${f(num(e.on.paired), 0)} 个请求`,
           // the seeds where the claim holds: none counted inside the band, where there is no verdict
           seeds: withinBand(change) ? undefined : seedsAgreeing(diffs, (d) => (worse ? d > 0 : d < 0)),
@@ -209,7 +209,7 @@ export const costTermsDemo = defineDemo<CostParams>({
   },
   describe: {
     parts: { meaning: "跑哪几部分：costs（每次决定的三项代价）、pairing（搭配开 / 关）", range: "非空数组，每项为 costs、pairing 之一" },
-    readings: { meaning: "按哪几种读法跑：lecture（讲义：窗口请求 × 平均输出 × 单请求 TPOT、放不下才淘汰、decode 偏重的搭配）、released（开源代码：在途请求 × 实测 TPOT、显存总是满的 M、命中率 ≥ 0.7 的搭配）", range: "非空数组，每项为 lecture、released 之一" },
+    readings: { meaning: "按哪几种读法跑：lecture（讲义：窗口请求 × 平均输出 × 单请求 TPOT、放不下才淘汰、decode 偏重的搭配）、released（开源代码：在途请求 × 实测 TPOT、显存总是满的 M、命中率 ≥ 70% 的搭配）", range: "非空数组，每项为 lecture、released 之一" },
     costRates: { meaning: "代价分解用的负载和请求率（请求/秒）", range: "对象 { 负载名: 请求率 }，请求率 > 0" },
     costConfiguration: { meaning: "记录哪个配置的决定（两者代价模型相同；e2 在编程负载上会挤到一块 GPU）", range: "e2、e2+rebalance 之一" },
     pairingRates: { meaning: "搭配开 / 关用的负载和请求率（配置 preble）", range: "对象 { 负载名: 请求率 }，请求率 > 0" },

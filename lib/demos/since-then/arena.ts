@@ -22,7 +22,7 @@ import { resolveGpu, resolveModel } from "../../hardware/specs";
 import { StepModel } from "../../hardware/step-model";
 import { blockTraceRequests, loadMooncakeConversation, traceWindow } from "../../traces/mooncake-conversation";
 import { SECTION2_GPU, SECTION2_MODEL, SECTION2_WORKLOADS } from "../cache-balance/section2";
-import { Claim, evaluateClaims, f, needRow } from "../claims";
+import { Claim, evaluateClaims, f, needRow, pct } from "../claims";
 import { CLUSTER_COLUMNS } from "../columns";
 import { resolvePolicy } from "./common";
 import { windowDemand } from "./trace-replay";
@@ -176,7 +176,7 @@ function arenaWhy(mine: Row, guard: Row): string {
   const a = mine.meanLatency as number;
   const b = guard.meanLatency as number;
   const by = a === b ? "与它相同" : `高 ${f((100 * (a - b)) / b, 0)}%`;
-  const hits = `命中率 ${f(mine.hitRate as number, 3)} 对 ${f(guard.hitRate as number, 3)}${(mine.hitRate as number) < (guard.hitRate as number) ? "，你的更低" : ""}`;
+  const hits = `命中率 ${pct(mine.hitRate as number, 1)} 对 ${pct(guard.hitRate as number, 1)}${(mine.hitRate as number) < (guard.hitRate as number) ? "，你的更低" : ""}`;
   return `你的平均延迟 ${f(a, 2)} 秒，比缓存感知 + 负载保护的 ${f(b, 2)} 秒${by}；${hits}${mine.overloaded === true ? "；你的路由器过载了" : ""}`;
 }
 
@@ -193,7 +193,7 @@ function arenaClaims(yours: readonly string[], workloads: readonly string[]): Cl
           const guard = needRow(t, { workload: w, policy: "cacheAwareGuarded" });
           const a = mine.meanLatency as number;
           const b = guard.meanLatency as number;
-          return { holds: a < b, ours: `${f(a, 2)} 秒 对 ${f(b, 2)} 秒（命中率 ${f(mine.hitRate as number, 3)} 对 ${f(guard.hitRate as number, 3)}）${mine.overloaded === true ? "；你的路由器过载" : ""}`, why: arenaWhy(mine, guard) };
+          return { holds: a < b, ours: `${f(a, 2)} 秒 对 ${f(b, 2)} 秒（命中率 ${pct(mine.hitRate as number, 1)} 对 ${pct(guard.hitRate as number, 1)}）${mine.overloaded === true ? "；你的路由器过载" : ""}`, why: arenaWhy(mine, guard) };
         },
       });
     }

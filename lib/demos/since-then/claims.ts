@@ -83,9 +83,9 @@ export const sinceThenClaims: Claim<P>[] = [
         const minOtherHit = Math.min(...others.map((p) => need(t, { workload: w, policy: p }, "hitRate")));
         const minOtherP99 = Math.min(...others.map((p) => need(t, { workload: w, policy: p }, "p99Latency")));
         const passed = need(t, { workload: w, policy: "dynamoKvRouter" }, "passedUpShare");
-        if (!(hit < minOtherHit)) why.push(`${displayName(w)}上 Dynamo 的命中率 ${f(hit, 3)} 不是最低（其他最低 ${f(minOtherHit, 3)}）`);
+        if (!(hit < minOtherHit)) why.push(`${displayName(w)}上 Dynamo 的命中率 ${pct(hit, 1)} 不是最低（其他最低 ${pct(minOtherHit, 1)}）`);
         if (!(p99 < minOtherP99)) why.push(`${displayName(w)}上 Dynamo 的 P99 ${f(p99)} 秒不是最低（其他最低 ${f(minOtherP99)} 秒）`);
-        parts.push(`${displayName(w)}：命中率 ${f(hit, 3)}（其他最低 ${f(minOtherHit, 3)}），P99 ${f(p99)} 秒（其他最低 ${f(minOtherP99)} 秒），${pct(passed)} 的决定放弃了半数以上命中`);
+        parts.push(`${displayName(w)}：命中率 ${pct(hit, 1)}（其他最低 ${pct(minOtherHit, 1)}），P99 ${f(p99)} 秒（其他最低 ${f(minOtherP99)} 秒），${pct(passed)} 的决定放弃了半数以上命中`);
       }
       return { holds: why.length === 0, ours: parts.join("；"), why: why.join("；") };
     },

@@ -106,7 +106,7 @@ const claims: Claim<RestartParams>[] = [
         const a = firstAfter(t, p).restartedHitRate as number;
         return { p, b, a };
       });
-      return { holds: parts.every((x) => x.a < 0.75 * x.b), ours: parts.map((x) => `${displayName(x.p)} ${f(x.b)} → ${f(x.a)}`).join("；") };
+      return { holds: parts.every((x) => x.a < 0.75 * x.b), ours: parts.map((x) => `${displayName(x.p)} ${pct(x.b, 1)} → ${pct(x.a, 1)}`).join("；") };
     },
   },
   {
@@ -247,11 +247,11 @@ export const restartIllustration = defineDemo<RestartParams>({
         { key: "latencyDelta", label: "延迟增量", unit: "秒", format: "fixed2" },
         { key: "deltaLow", label: "增量·种子最小", unit: "秒", format: "fixed2" },
         { key: "deltaHigh", label: "增量·种子最大", unit: "秒", format: "fixed2" },
-        { key: "hitRate", label: "命中率（有重启）", format: "fixed3" },
-        { key: "baselineHitRate", label: "命中率（无重启）", format: "fixed3" },
+        { key: "hitRate", label: "命中率（有重启）", format: "percent1" },
+        { key: "baselineHitRate", label: "命中率（无重启）", format: "percent1" },
         { key: "restartedShare", label: "派给重启副本的份额", format: "percent0" },
         { key: "baselineRestartedShare", label: "同一副本·无重启", format: "percent0" },
-        { key: "restartedHitRate", label: "那里的命中率", format: "fixed3" },
+        { key: "restartedHitRate", label: "那里的命中率", format: "percent1" },
       ],
       rows,
       notes: [

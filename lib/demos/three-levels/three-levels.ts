@@ -337,7 +337,7 @@ export const informationAndFreshness = defineDemo({
     rows.push({ level: "requestToReplica", info: "各服务器的队列长度", demo: "01.3", rule: "powerOfTwo", condition: "实时（T = 0）", value: m13(0, "powerOfTwo"), reference: m13(0, "random"), unit: "平均响应（个服务时间）", referenceUnit: "随机派发在同一刷新间隔下的平均响应（个服务时间）" });
     rows.push({ level: "requestToReplica", info: "各服务器的队列长度", demo: "01.3", rule: "powerOfTwo", condition: `过时（T = ${stale}）`, value: m13(stale, "powerOfTwo"), reference: m13(stale, "random"), unit: "平均响应（个服务时间）", referenceUnit: "随机派发在同一刷新间隔下的平均响应（个服务时间）" });
     for (const policy of ["leastLoad", "thresholdAffinity"]) {
-      rows.push({ level: "requestToReplica", info: "谁缓存了什么", demo: "02.1", rule: policy, condition: policy === "leastLoad" ? "不看缓存" : "看缓存（派出即记下）", value: cellOf(t21, { workload: "longDocQA", policy }, "hitRate"), reference: cellOf(t21, { workload: "longDocQA", policy }, "meanLatency"), unit: "长文档的命中率", referenceUnit: "这条规则自己的平均延迟（秒）" });
+      rows.push({ level: "requestToReplica", info: "谁缓存了什么", demo: "02.1", rule: policy, condition: policy === "leastLoad" ? "不看缓存" : "看缓存（派出即记下）", value: cellOf(t21, { workload: "longDocQA", policy }, "hitRate"), valueFormat: "percent1", reference: cellOf(t21, { workload: "longDocQA", policy }, "meanLatency"), unit: "长文档的命中率", referenceUnit: "这条规则自己的平均延迟（秒）" });
     }
     for (const method of ["cascade", "router"]) {
       const rs = needRows(t52, { method }).sort((a, b) => Number(a.signalNoise) - Number(b.signalNoise));
@@ -357,7 +357,7 @@ export const informationAndFreshness = defineDemo({
         { key: "demo", label: "演示", format: "text" },
         { key: "rule", label: "规则", format: "name" },
         { key: "condition", label: "信息的状况", format: "text" },
-        { key: "value", label: "结果", format: "sig3" },
+        { key: "value", label: "结果", format: "sig3", formatFrom: "valueFormat" },
         { key: "unit", label: "结果的含义", format: "text" },
         { key: "reference", label: "另一个量", format: "sig3" },
         { key: "referenceUnit", label: "另一个量的含义（每行不同）", format: "text" },
@@ -394,13 +394,13 @@ export const informationAndFreshness = defineDemo({
     {
       id: "cache-info",
       says: "知道谁缓存了什么，命中率和延迟都好得多",
-      lecture: "命中率 0.33 → 0.58",
+      lecture: "命中率 33% → 58%",
       judge: (t) => {
         const a = needRow(t, { rule: "leastLoad" });
         const b = needRow(t, { rule: "thresholdAffinity" });
         return {
           holds: Number(b.value) > Number(a.value) && Number(b.reference) < Number(a.reference),
-          ours: `命中率 ${sig(Number(a.value))} → ${sig(Number(b.value))}，平均延迟 ${sig(Number(a.reference))} → ${sig(Number(b.reference))} 秒（和讲义一样，比的是两条规则：只看负载的${displayName(a.rule)}与看缓存的${displayName(b.rule)}；后者不只多了信息，还按它决定亲和与否）`,
+          ours: `命中率 ${pct(Number(a.value), 1)} → ${pct(Number(b.value), 1)}，平均延迟 ${sig(Number(a.reference))} → ${sig(Number(b.reference))} 秒（和讲义一样，比的是两条规则：只看负载的${displayName(a.rule)}与看缓存的${displayName(b.rule)}；后者不只多了信息，还按它决定亲和与否）`,
           why: Number(b.value) <= Number(a.value) ? "看缓存的规则命中率没有更高" : "看缓存的规则平均延迟没有更低",
         };
       },

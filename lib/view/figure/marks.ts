@@ -30,7 +30,9 @@ function xExtent(figure: Figure): unknown[] {
 export function withHorizontalLine(figure: Figure, o: { y: number; label: string; color?: string }): Figure {
   const color = o.color ?? "#444444";
   const x = xExtent(figure);
-  const line = { type: "scatter", mode: "lines", name: o.label, x, y: x.map(() => o.y), line: { color, width: 1.5, dash: "dash" }, hovertemplate: `${o.label}：%{y}<extra></extra>` };
+  // on a percent axis (a percent column's, lib/view/charts.ts) the hover writes the level as the table does ("41.2%")
+  const percent = String(figure.layout?.yaxis?.tickformat ?? "").endsWith("%");
+  const line = { type: "scatter", mode: "lines", name: o.label, x, y: x.map(() => o.y), line: { color, width: 1.5, dash: "dash" }, hovertemplate: `${o.label}：%{y${percent ? ":.1%" : ""}}<extra></extra>` };
   // a series without a name (one group only) would get an empty legend entry beside the line's: it stays out of it
   const data = figure.data.map((t) => (t.name === undefined || t.name === "" ? { ...t, showlegend: false } : t));
   return { ...figure, data: [...data, line] };
