@@ -58,7 +58,7 @@ export class RequestRecord {
     this.times[this.at + 3] = NaN;
   }
 
-  /** Makes a record of a finished run a new one, as the constructor would (see takeRecord). */
+  /** Makes a record of a finished run a new one, as the constructor would (see take). */
   private reuse(request: ClusterRequest, dispatch: number, times: Float64Array, slot: number): void {
     (this as { request: ClusterRequest }).request = request;
     this.replica = -1;
