@@ -198,3 +198,58 @@ describe("RadixTree", () => {
     expect(() => tree.match([{ id: 1, tokens: TOKENS[1] + 1 }])).toThrow(/segment 1/);
   });
 });
+
+describe("RadixTree.insertBelow (a prompt stored from its match on: the simulator's dispatched-prompt index and a replica's cache)", () => {
+  /** The tree as a reader sees it: every node's path, held tokens, references and last access; the totals. */
+  function state(t: RadixTree): unknown {
+    const nodes: unknown[] = [];
+    t.walk((n) => nodes.push([t.pathOf(n).join("/"), n.held, n.refs, n.lastAccess]));
+    return { nodes, held: t.heldTokens, count: t.nodeCount, added: t.lastInsertAdded, evicted: t.evictedTokens };
+  }
+
+  it("leaves the same tree, node and added tokens as insert from the root, also when the match lost its tail", () => {
+    const r = rng("insert-below");
+    for (let round = 0; round < 200; round++) {
+      const a = new RadixTree();
+      const b = new RadixTree();
+      // the same history in both trees: prompts of 1–5 segments over a few shared ids, some evictions
+      const prompts: SegmentLike[][] = [];
+      for (let i = 0; i < 12; i++) {
+        const len = 1 + Math.floor(r.uniform() * 5);
+        prompts.push(Array.from({ length: len }, (_, j) => ({ id: j * 10 + Math.floor(r.uniform() * 3), tokens: 5 + ((j * 10) % 7) })));
+      }
+      for (const [i, p] of prompts.entries()) {
+        for (const t of [a, b]) {
+          const leaf = t.insert(p, p.length, i);
+          t.lock(leaf);
+          t.unlock(leaf);
+        }
+        if (r.uniform() < 0.4) {
+          const amount = Math.floor(r.uniform() * 30);
+          a.evict(amount);
+          b.evict(amount);
+        }
+      }
+      // a new prompt: its match is locked (as at admission), then stored
+      const prompt = prompts[Math.floor(r.uniform() * prompts.length)].concat([{ id: 999, tokens: 4 }]);
+      const ma = a.match(prompt);
+      const mb = b.match(prompt);
+      a.lock(ma);
+      b.lock(mb);
+      const viaRoot = a.insert(prompt, prompt.length, 50);
+      const below = b.insertBelow(mb, prompt, prompt.length, 50);
+      expect(b.pathOf(below)).toEqual(a.pathOf(viaRoot));
+      expect(state(b)).toEqual(state(a));
+      a.checkInvariants();
+      b.checkInvariants();
+    }
+  });
+
+  it("refuses a node that is no longer in the tree", () => {
+    const t = new RadixTree();
+    const p = [{ id: 1, tokens: 5 }];
+    const leaf = t.insert(p, 1, 0);
+    t.evict(5);
+    expect(() => t.insertBelow(leaf, p, 1, 1)).toThrow(/no longer in the tree/);
+  });
+});

@@ -216,6 +216,7 @@ export class ClusterRun {
     rec.measured = this.next >= this.warmupCount;
     rec.viewMatchAtDispatch = view.viewMatch(req, target);
     rec.cachedAtDispatch = Math.min(view.cachedMatch(req, target), req.promptTokens - 1);
+    const pendingFrom = view.pendingMatchNode(req, target);
     view.endDecision();
     view.dispatchedSegments(req);
     if (this.settings.oracle) rec.clusterCachedAtDispatch = Math.min(this.anywhereMatch(req), req.promptTokens - 1);
@@ -225,7 +226,7 @@ export class ClusterRun {
     view.outstandingTok[target] += req.promptTokens;
     view.dispatched[target]++;
     const pendingTree = view.pending[target];
-    const node = pendingTree.insert(req.segments, req.segments.length, now);
+    const node = pendingTree.insertBelow(pendingFrom, req.segments, req.segments.length, now);
     pendingTree.lock(node);
     rec.pendingNode = node;
     this.totalOutstanding++;

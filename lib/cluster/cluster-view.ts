@@ -2,7 +2,7 @@
 // requests and tokens per replica, what was dispatched, and the tokens a replica's cache — or the prompts already
 // dispatched to it — would match. The simulator keeps these counts; routers only read them.
 import type { StepModel } from "../hardware/step-model";
-import { RadixTree } from "./radix-tree";
+import { RadixNode, RadixTree } from "./radix-tree";
 import type { RequestRecord } from "./record";
 import type { Replica } from "./replica";
 import type { ClusterView } from "./routers";
@@ -26,6 +26,8 @@ export class SimulationView implements ClusterView {
   private readonly cachedStamp: Int32Array;
   private readonly pendingMemo: Float64Array;
   private readonly pendingStamp: Int32Array;
+  /** the dispatched-prompt index's match node behind pendingMemo (the simulator inserts the prompt from it) */
+  private readonly pendingNodes: RadixNode[];
   // Segment ids of every prompt and output dispatched so far: the only ids the caches and the dispatched-prompt
   // index can hold (a replica caches the prompts and outputs of the requests it runs). A match cannot pass a
   // segment no tree has, so the deciding request's trailing segments never seen before (a tool call's question,
@@ -46,6 +48,7 @@ export class SimulationView implements ClusterView {
     this.cachedStamp = new Int32Array(replicaCount);
     this.pendingMemo = new Float64Array(replicaCount);
     this.pendingStamp = new Int32Array(replicaCount);
+    this.pendingNodes = this.pending.map((t) => t.root);
   }
   /** From here until endDecision(), matches of `request` are computed once per replica. */
   beginDecision(request: ClusterRequest): void {
@@ -78,7 +81,19 @@ export class SimulationView implements ClusterView {
     return this.memoMatch(this.engines[i].cache, this.cachedMemo, this.cachedStamp, request, i);
   }
   private pendingTokens(request: ClusterRequest, i: number): number {
-    return this.memoMatch(this.pending[i], this.pendingMemo, this.pendingStamp, request, i);
+    if (request !== this.deciding) return this.pending[i].matchTokens(request.segments);
+    if (this.pendingStamp[i] !== this.decision) {
+      const node = this.pending[i].match(request.segments, this.known);
+      this.pendingNodes[i] = node;
+      this.pendingMemo[i] = node.matchedTokens;
+      this.pendingStamp[i] = this.decision;
+    }
+    return this.pendingMemo[i];
+  }
+  /** Where the deciding request's prompt leaves replica i's dispatched-prompt index (a node on its path; the root
+   * when its match was not asked for): the simulator inserts the prompt below it. */
+  pendingMatchNode(request: ClusterRequest, i: number): RadixNode {
+    return request === this.deciding && this.pendingStamp[i] === this.decision ? this.pendingNodes[i] : this.pending[i].root;
   }
   /** `tree`'s match of `request`: computed once per replica `i` during the request's decision, else walked. */
   private memoMatch(tree: RadixTree, memo: Float64Array, stamp: Int32Array, request: ClusterRequest, i: number): number {

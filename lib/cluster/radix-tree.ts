@@ -118,6 +118,22 @@ export class RadixTree<P = unknown> {
     return node;
   }
 
+  /** insert(segments, count, time) for a path whose first `node.depth` segments lead to `node` (attached: a
+   * request's locked match, or the match just computed): the same tree, node and lastInsertAdded, without walking
+   * the path above it again (its ancestors have children, so they are held whole; only `node` may lack its tail). */
+  insertBelow(node: RadixNode<P>, segments: readonly SegmentLike[], count: number, time: number): RadixNode<P> {
+    if (!node.attached) throw new Error("insertBelow: node is no longer in the tree");
+    if (this.check) return this.insert(segments, count, time);
+    let added = node.held < node.tokens ? this.restore(node) : 0;
+    for (let i = node.depth; i < count; i++) {
+      node = this.child(node, segments[i], time);
+      added += this.lastInsertAdded;
+    }
+    this.lastInsertAdded = added;
+    this.touch(node, time);
+    return node;
+  }
+
   /** Extends `parent` by one segment (creating or restoring it, and restoring a partial parent);
    * `lastInsertAdded` as for insert. */
   extend(parent: RadixNode<P>, segment: SegmentLike, time: number): RadixNode<P> {

@@ -245,10 +245,12 @@ export class Replica {
   private promptDone(r: RequestRecord, now: number): void {
     const cache = this.cache;
     const req = r.request;
-    const leaf = cache.insert(req.segments, req.segments.length, now);
+    const matched = r.lockedNode as NonNullable<RequestRecord["lockedNode"]>;
+    // the prompt's path from its match at admission on (locked since, so still in the tree)
+    const leaf = cache.insertBelow(matched, req.segments, req.segments.length, now);
     const added = cache.lastInsertAdded;
     cache.lock(leaf);
-    cache.unlock(r.lockedNode as NonNullable<RequestRecord["lockedNode"]>);
+    cache.unlock(matched);
     r.lockedNode = leaf;
     const moved = req.promptTokens - r.cachedTokens;
     r.reserved -= moved;
