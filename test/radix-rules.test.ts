@@ -127,7 +127,7 @@ describe("extend, counts and options", () => {
     const lru = new RadixTree();
     const b = lru.insert([seg(1, 10), seg(2, 5)], 2, 3);
     lru.touch(b, 9);
-    expect([b.lastAccess, (b.parent as RadixNode).lastAccess]).toEqual([9, 9]);
+    expect([lru.accessTime(b), lru.accessTime(b.parent as RadixNode)]).toEqual([9, 9]);
   });
 
   it("extend restores a partially evicted parent and counts what it restored", () => {
@@ -139,8 +139,8 @@ describe("extend, counts and options", () => {
     expect(a.held).toBe(10);
     expect(tree.lastInsertAdded).toBe(5 + 4);
     expect(tree.heldTokens).toBe(15);
-    expect(b.lastAccess).toBe(1);
-    expect(a.lastAccess).toBe(1);
+    expect(tree.accessTime(b)).toBe(1);
+    expect(tree.accessTime(a)).toBe(1);
     tree.extend(b, seg(3, 2), 2);
     expect(tree.lastInsertAdded).toBe(2);
     tree.evict(tree.heldTokens);

@@ -96,12 +96,25 @@ export class RadixTree<P = unknown> {
     return this.match(segments, count).matchedTokens;
   }
 
-  /** Marks the path root → node as used at `time` (LRU order). A tree that never evicts keeps no LRU order: its
-   * nodes keep the time they were made (the walk was a third of the dispatched-prompt index's work). */
+  /** Marks the path root → node as used at `time` (LRU order; times never decrease). Only `node` is stamped: an
+   * ancestor's time is the latest in its subtree (accessTime), and it is needed only once the ancestor is a leaf,
+   * by when each child removed has handed its time up (detach) — the walk up the path was a twentieth of an agent
+   * run. A tree that never evicts keeps no LRU order: its nodes keep the time they were made. */
   touch(node: RadixNode<P>, time: number): void {
-    if (!this.evictable) return;
-    for (let n: RadixNode<P> | null = node; n !== null && n.parent !== null; n = n.parent) n.lastAccess = time;
-    if (this.evictable && node.parent !== null && node.refs === 0 && node.isLeaf) this.pushCandidate(node);
+    if (!this.evictable || node.parent === null) return;
+    node.lastAccess = time;
+    if (node.refs === 0 && node.isLeaf) this.pushCandidate(node);
+  }
+
+  /** When the subtree under `node` was last used: the LRU time `node` has once it is a leaf (O(subtree); tests and
+   * pictures). */
+  accessTime(node: RadixNode<P>): number {
+    let latest = node.lastAccess;
+    node.forEachChild((c) => {
+      const t = this.accessTime(c);
+      if (t > latest) latest = t;
+    });
+    return latest;
   }
 
   /** Inserts the path `segments[0 … count)`, restoring any evicted tail on it; returns the last node.
@@ -243,6 +256,8 @@ export class RadixTree<P = unknown> {
 
   private detach(node: RadixNode<P>): void {
     const parent = node.parent as RadixNode<P>;
+    // a leaf leaving hands its time up: the parent's is the latest of its subtree, removed nodes included
+    if (this.evictable && node.lastAccess > parent.lastAccess) parent.lastAccess = node.lastAccess;
     parent.removeChild(node);
     node.attached = false;
     node.stamp++;
