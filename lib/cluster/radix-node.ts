@@ -19,7 +19,8 @@ export class RadixNode<P = unknown> {
   held: number;
   /** requests using this node or a descendant (in-use KV is never evicted) */
   refs = 0;
-  /** simulated time of the last match or insert through this node (kept by evictable trees only: the LRU order) */
+  /** simulated time this node was last used, or a removed child's if later (evictable trees only: the LRU order; a
+   * leaf's is the latest use of its subtree, an inner node's latest use is RadixTree.accessTime) */
   lastAccess: number;
   /** free slot for the tree's user: Preble's per-GPU sets and window counters, the SGLang router's worker times… */
   payload: P | undefined = undefined;
