@@ -253,3 +253,14 @@ describe("RadixTree.insertBelow (a prompt stored from its match on: the simulato
     expect(() => t.insertBelow(leaf, p, 1, 1)).toThrow(/no longer in the tree/);
   });
 });
+
+describe("RadixTree.insertBelow in a checking tree", () => {
+  it("checks that the node lies on the path of the segments it is given (the simulator's check mode)", () => {
+    const t = new RadixTree({ check: true });
+    const p = [{ id: 1, tokens: 5 }, { id: 2, tokens: 3 }];
+    const first = t.insert(p, 1, 0);
+    expect(t.pathOf(t.insertBelow(first, p, 2, 1))).toEqual([1, 2]);
+    expect(() => t.insertBelow(first, [{ id: 9, tokens: 5 }, { id: 2, tokens: 3 }], 2, 2)).toThrow(/not on the path/);
+    expect(() => t.insertBelow(first, [{ id: 1, tokens: 6 }], 1, 2)).toThrow(/not on the path/);
+  });
+});

@@ -78,28 +78,24 @@ export class SimulationView implements ClusterView {
     this.deciding = null;
   }
   private cachedTokens(request: ClusterRequest, i: number): number {
-    return this.memoMatch(this.engines[i].cache, this.cachedMemo, this.cachedStamp, request, i);
+    return this.memoMatch(this.engines[i].cache, this.cachedMemo, this.cachedStamp, null, request, i);
   }
   private pendingTokens(request: ClusterRequest, i: number): number {
-    if (request !== this.deciding) return this.pending[i].matchTokens(request.segments);
-    if (this.pendingStamp[i] !== this.decision) {
-      const node = this.pending[i].match(request.segments, this.known);
-      this.pendingNodes[i] = node;
-      this.pendingMemo[i] = node.matchedTokens;
-      this.pendingStamp[i] = this.decision;
-    }
-    return this.pendingMemo[i];
+    return this.memoMatch(this.pending[i], this.pendingMemo, this.pendingStamp, this.pendingNodes, request, i);
   }
   /** Where the deciding request's prompt leaves replica i's dispatched-prompt index (a node on its path; the root
    * when its match was not asked for): the simulator inserts the prompt below it. */
   pendingMatchNode(request: ClusterRequest, i: number): RadixNode {
     return request === this.deciding && this.pendingStamp[i] === this.decision ? this.pendingNodes[i] : this.pending[i].root;
   }
-  /** `tree`'s match of `request`: computed once per replica `i` during the request's decision, else walked. */
-  private memoMatch(tree: RadixTree, memo: Float64Array, stamp: Int32Array, request: ClusterRequest, i: number): number {
+  /** `tree`'s match of `request`: computed once per replica `i` during the request's decision (its node kept in
+   * `nodes` when given), else walked. */
+  private memoMatch(tree: RadixTree, memo: Float64Array, stamp: Int32Array, nodes: RadixNode[] | null, request: ClusterRequest, i: number): number {
     if (request !== this.deciding) return tree.matchTokens(request.segments);
     if (stamp[i] !== this.decision) {
-      memo[i] = tree.matchTokens(request.segments, this.known);
+      const node = tree.match(request.segments, this.known);
+      if (nodes !== null) nodes[i] = node;
+      memo[i] = node.matchedTokens;
       stamp[i] = this.decision;
     }
     return memo[i];

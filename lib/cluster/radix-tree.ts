@@ -136,7 +136,7 @@ export class RadixTree<P = unknown> {
    * the path above it again (its ancestors have children, so they are held whole; only `node` may lack its tail). */
   insertBelow(node: RadixNode<P>, segments: readonly SegmentLike[], count: number, time: number): RadixNode<P> {
     if (!node.attached) throw new Error("insertBelow: node is no longer in the tree");
-    if (this.check) return this.insert(segments, count, time);
+    if (this.check) this.checkOnPath(node, segments);
     let added = node.held < node.tokens ? this.restore(node) : 0;
     for (let i = node.depth; i < count; i++) {
       node = this.child(node, segments[i], time);
@@ -145,6 +145,14 @@ export class RadixTree<P = unknown> {
     this.lastInsertAdded = added;
     this.touch(node, time);
     return node;
+  }
+
+  /** Throws unless root → node is segments[0 … node.depth) with their token counts (insertBelow's premise; checks). */
+  private checkOnPath(node: RadixNode<P>, segments: readonly SegmentLike[]): void {
+    for (let n: RadixNode<P> | null = node; n !== null && n.parent !== null; n = n.parent) {
+      const s = segments[n.depth - 1];
+      if (s === undefined || s.id !== n.segment || s.tokens !== n.tokens) throw new Error(`insertBelow: node ${n.segment} at depth ${n.depth} is not on the path of these segments`);
+    }
   }
 
   /** Extends `parent` by one segment (creating or restoring it, and restoring a partial parent);

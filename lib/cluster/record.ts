@@ -52,10 +52,17 @@ export class RequestRecord {
   ) {
     this.times = times ?? new Float64Array(TIME_SLOTS);
     this.at = times ? slot * TIME_SLOTS : 0;
-    this.times[this.at] = dispatch;
-    this.times[this.at + 1] = NaN;
-    this.times[this.at + 2] = NaN;
-    this.times[this.at + 3] = NaN;
+    this.startTimes(dispatch);
+  }
+
+  /** The record's times as a new one has them: dispatched, not started, no token yet, not finished. */
+  private startTimes(dispatch: number): void {
+    const times = this.times;
+    const at = this.at;
+    times[at] = dispatch;
+    times[at + 1] = NaN;
+    times[at + 2] = NaN;
+    times[at + 3] = NaN;
   }
 
   /** Makes a record of a finished run a new one, as the constructor would (see take). */
@@ -76,10 +83,7 @@ export class RequestRecord {
     this.pendingNode = null;
     this.times = times;
     this.at = slot * TIME_SLOTS;
-    times[this.at] = dispatch;
-    times[this.at + 1] = NaN;
-    times[this.at + 2] = NaN;
-    times[this.at + 3] = NaN;
+    this.startTimes(dispatch);
   }
 
   /** A record for a run's request `slot`: a spare one when a sweep gave some back (releaseRecords), else new. */

@@ -24,6 +24,16 @@ function herdingParams(p: HerdingParams) {
 const rowFor = (t: Table, policy: string) => needRow(t, { policy });
 const perSeedOf = (t: Table, policy: string, key: string, what: string) => parsePerSeed(rowFor(t, policy)[key], `${displayName(policy)}${what}`);
 
+/** A policy's time-averaged queue spread beside random's: the seed means and each seed's values. */
+function spreadAgainstRandom(t: Table, policy: string): { ours: number; random: number; oursPerSeed: number[]; randomPerSeed: number[] } {
+  return {
+    ours: rowFor(t, policy).queueSpread as number,
+    random: rowFor(t, "random").queueSpread as number,
+    oursPerSeed: perSeedOf(t, policy, "spreadPerSeed", "的队列差"),
+    randomPerSeed: perSeedOf(t, "random", "spreadPerSeed", "的队列差"),
+  };
+}
+
 export const herdingDemo = defineDemo({
   id: "01.4",
   section: "§1.3",
@@ -114,10 +124,7 @@ export const herdingDemo = defineDemo({
       says: "二选一把流量摊开：每个请求各抽两台比较，队列长度保持均匀，比随机还均匀得多",
       lecture: "不同请求抽到的不同，天然把流量分散开",
       judge: (t) => {
-        const two = rowFor(t, "powerOfTwo").queueSpread as number;
-        const random = rowFor(t, "random").queueSpread as number;
-        const a = perSeedOf(t, "powerOfTwo", "spreadPerSeed", "的队列差");
-        const b = perSeedOf(t, "random", "spreadPerSeed", "的队列差");
+        const { ours: two, random, oursPerSeed: a, randomPerSeed: b } = spreadAgainstRandom(t, "powerOfTwo");
         return {
           holds: two < random / 2,
           ours: `最长与最短队列平均相差：二选一 ${f(two, 1)} 个，随机 ${f(random, 1)} 个`,
@@ -130,10 +137,7 @@ export const herdingDemo = defineDemo({
       id: "herding-unbalances",
       says: "扎堆让队列忽长忽短：过时信息下最短队列的队列差比闭着眼的随机派发还大",
       judge: (t) => {
-        const jsq = rowFor(t, "jsq").queueSpread as number;
-        const random = rowFor(t, "random").queueSpread as number;
-        const a = perSeedOf(t, "jsq", "spreadPerSeed", "的队列差");
-        const b = perSeedOf(t, "random", "spreadPerSeed", "的队列差");
+        const { ours: jsq, random, oursPerSeed: a, randomPerSeed: b } = spreadAgainstRandom(t, "jsq");
         return {
           holds: jsq > random,
           ours: `最长与最短队列平均相差：最短队列 ${f(jsq, 1)} 个，随机 ${f(random, 1)} 个；最短队列见到的最长队列 ${rowFor(t, "jsq").longestQueue} 个请求`,
