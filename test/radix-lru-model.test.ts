@@ -1,5 +1,7 @@
 // The radix tree's match, insert, touch, lock and LRU eviction (lib/cluster/radix-tree.ts, lru-candidates.ts)
-// against a small reference model over seeded random operation sequences: a map path → {held, refs, last access},
+// against a small reference model over seeded random operation sequences: a map path → {held, refs, last access}
+// (refs: the locks on the node or below it, what decides eviction; locks: on the node itself, what a tree without
+// refsOnPath keeps — both kinds of tree are run and must evict alike),
 // eviction = repeatedly the unreferenced leaf with the oldest last access (a parent whose last child went becomes
 // such a leaf, with the time its subtree was last used), the last one losing only its tail. Every operation has its
 // own time, so the least recently used leaf is unique and the model needs no tie rule.
@@ -15,6 +17,7 @@ interface ModelNode {
   ids: number[];
   held: number;
   refs: number;
+  locks: number;
   last: number;
 }
 
@@ -31,7 +34,7 @@ class Model {
       const n = this.nodes.get(k);
       const full = tokensOf(ids[d - 1]);
       if (!n) {
-        this.nodes.set(k, { ids: ids.slice(0, d), held: full, refs: 0, last: time });
+        this.nodes.set(k, { ids: ids.slice(0, d), held: full, refs: 0, locks: 0, last: time });
         added += full;
       } else {
         added += full - n.held;
@@ -63,6 +66,7 @@ class Model {
   }
   lock(ids: readonly number[], delta: number): void {
     for (let d = 1; d <= ids.length; d++) (this.nodes.get(key(ids.slice(0, d))) as ModelNode).refs += delta;
+    (this.nodes.get(key(ids)) as ModelNode).locks += delta;
   }
   evict(tokens: number): Array<[string, number, boolean]> {
     const events: Array<[string, number, boolean]> = [];
@@ -94,9 +98,9 @@ function snapshot(tree: RadixTree): Record<string, [number, number, number]> {
   return out;
 }
 
-function modelSnapshot(m: Model): Record<string, [number, number, number]> {
+function modelSnapshot(m: Model, refsOnPath: boolean): Record<string, [number, number, number]> {
   const out: Record<string, [number, number, number]> = {};
-  for (const [k, n] of m.nodes) out[k] = [n.held, n.refs, n.last];
+  for (const [k, n] of m.nodes) out[k] = [n.held, refsOnPath ? n.refs : n.locks, n.last];
   return out;
 }
 
@@ -105,9 +109,9 @@ const sorted = (o: Record<string, unknown>) => Object.keys(o).sort().map((k) => 
 /** A path of 1–4 segments over a small alphabet, so paths share prefixes often. */
 const randomIds = (r: Rng, alphabet: number): number[] => Array.from({ length: 1 + r.int(4) }, () => 1 + r.int(alphabet));
 
-function runSequence(seed: number, steps: number, alphabet: number): { evictions: number; parentLeaves: number; partial: number } {
+function runSequence(seed: number, steps: number, alphabet: number, refsOnPath: boolean): { evictions: number; parentLeaves: number; partial: number } {
   const r = rng(seed).fork("lru-model");
-  const tree = new RadixTree({ check: true });
+  const tree = new RadixTree({ check: true, refsOnPath });
   const model = new Model();
   const events: Array<[string, number, boolean]> = [];
   tree.onEvict = (node, amount, removed) => events.push([key(tree.pathOf(node)), amount, removed]);
@@ -154,7 +158,7 @@ function runSequence(seed: number, steps: number, alphabet: number): { evictions
       stats.parentLeaves += gone.filter((g) => gone.some((c) => c !== g && c.startsWith(`${g}/`))).length;
     }
     const got = snapshot(tree);
-    const want = modelSnapshot(model);
+    const want = modelSnapshot(model, refsOnPath);
     if (JSON.stringify(sorted(got)) !== JSON.stringify(sorted(want))) expect(got, `${where}: tree ≠ model`).toEqual(want);
     tree.checkInvariants();
   }
@@ -162,18 +166,18 @@ function runSequence(seed: number, steps: number, alphabet: number): { evictions
 }
 
 describe("RadixTree's LRU order against a reference model", () => {
-  it("200 random operations × 16 seeds: same nodes, held tokens, references, access times and eviction sequence", () => {
+  it("200 random operations × 16 seeds × both kinds of references: same nodes, held tokens, references, access times and eviction sequence", () => {
     const total = { evictions: 0, parentLeaves: 0, partial: 0 };
-    for (let seed = 0; seed < 16; seed++) {
-      const s = runSequence(seed, 200, 3 + (seed % 3));
+    for (let seed = 0; seed < 32; seed++) {
+      const s = runSequence(seed >> 1, 200, 3 + ((seed >> 1) % 3), seed % 2 === 1);
       total.evictions += s.evictions;
       total.parentLeaves += s.parentLeaves;
       total.partial += s.partial;
     }
     // the sequences did exercise what the test is about
-    expect(total.evictions).toBeGreaterThan(1000);
-    expect(total.parentLeaves).toBeGreaterThan(100);
-    expect(total.partial).toBeGreaterThan(200);
+    expect(total.evictions).toBeGreaterThan(2000);
+    expect(total.parentLeaves).toBeGreaterThan(200);
+    expect(total.partial).toBeGreaterThan(400);
   });
 
   // Where an ancestor's access time shows: a parent becomes a leaf while a newer leaf is locked; once that leaf is

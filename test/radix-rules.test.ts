@@ -147,13 +147,36 @@ describe("extend, counts and options", () => {
     expect(() => tree.extend(a, seg(4), 3)).toThrow(/no longer in the tree/);
   });
 
-  it("evictableTokens: the tokens of unreferenced nodes", () => {
-    const tree = new RadixTree();
-    tree.insert([seg(1, 10), seg(2, 5)], 2, 0);
-    const c = tree.insert([seg(1, 10), seg(3, 7)], 2, 0);
-    expect(tree.evictableTokens()).toBe(22);
-    tree.lock(c);
-    expect(tree.evictableTokens()).toBe(5);
+  for (const refsOnPath of [false, true]) {
+    it(`evictableTokens: the tokens of nodes with no reference on or below them${refsOnPath ? " (refsOnPath)" : ""}`, () => {
+      const tree = new RadixTree({ refsOnPath });
+      tree.insert([seg(1, 10), seg(2, 5)], 2, 0);
+      const c = tree.insert([seg(1, 10), seg(3, 7)], 2, 0);
+      expect(tree.evictableTokens()).toBe(22);
+      tree.lock(c);
+      expect(tree.evictableTokens()).toBe(5);
+      expect(c.refs).toBe(1);
+      expect((c.parent as RadixNode).refs).toBe(refsOnPath ? 1 : 0);
+      tree.unlock(c);
+      expect(tree.evictableTokens()).toBe(22);
+      expect(() => tree.unlock(c)).toThrow(/no references/);
+    });
+  }
+
+  it("a lock keeps its node and every ancestor from eviction; unlocked, the node is the next leaf out", () => {
+    for (const refsOnPath of [false, true]) {
+      const tree = new RadixTree({ refsOnPath });
+      const gone: string[] = [];
+      tree.onEvict = (n, _a, removed) => removed && gone.push(tree.pathOf(n).join("/"));
+      const b = tree.insert([seg(1, 10), seg(2, 5)], 2, 1);
+      tree.insert([seg(1, 10), seg(3, 7)], 2, 2);
+      tree.lock(b);
+      expect(tree.evict(100)).toBe(7); // only 1/3: 1/2 is locked and 1 lies under it
+      expect(gone).toEqual(["1/3"]);
+      tree.unlock(b);
+      expect(tree.evict(100)).toBe(15);
+      expect(gone).toEqual(["1/3", "1/2", "1"]);
+    }
   });
 
   it("a recycling tree reuses an evicted node for the next new one", () => {
@@ -213,7 +236,7 @@ describe("guards", () => {
 
 describe("checkInvariants catches each broken invariant", () => {
   function fresh() {
-    const tree = new RadixTree();
+    const tree = new RadixTree({ refsOnPath: true });
     const leaf = tree.insert([seg(1, 10), seg(2, 5)], 2, 0);
     const mid = leaf.parent as RadixNode;
     tree.checkInvariants();

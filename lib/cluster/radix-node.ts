@@ -17,7 +17,7 @@ function home(id: number, mask: number): number {
 export class RadixNode<P = unknown> {
   /** tokens of this segment currently held (< tokens after a partial eviction of the tail) */
   held: number;
-  /** requests using this node or a descendant (in-use KV is never evicted) */
+  /** requests using this node (in-use KV is never evicted); in a tree with `refsOnPath`, using it or a descendant */
   refs = 0;
   /** simulated time this node was last used, or a removed child's if later (evictable trees only: the LRU order; a
    * leaf's is the latest use of its subtree, an inner node's latest use is RadixTree.accessTime) */

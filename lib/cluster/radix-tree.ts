@@ -24,6 +24,11 @@ export interface RadixTreeOptions<P> {
    * an eviction callback must copy what it needs before it returns). Only for trees whose detached nodes nobody
    * keeps; not with createPayload. Default false. */
   recycle?: boolean;
+  /** what a lock references: false (default) the node alone — all a prefix cache and the dispatched-prompt index
+   * need, since only a leaf is ever evicted or pruned and a leaf's users are exactly the locks on it; true every node
+   * root → node, so that `refs` counts the requests using a node or a descendant (Dynamo's active blocks read that).
+   * The path walk on every lock and unlock was a seventh of an agent run (prompts of up to 50 segments). */
+  refsOnPath?: boolean;
 }
 
 /** Detached nodes of every `recycle` tree of this thread, waiting for reuse. Shared by the trees of a run and kept
@@ -63,6 +68,7 @@ export class RadixTree<P = unknown> {
   private readonly evictable: boolean;
   private readonly createPayload?: (node: RadixNode<P>) => P;
   private readonly check: boolean;
+  private readonly refsOnPath: boolean;
   /** the thread's pool of detached nodes (recycle option), or null */
   private readonly spare: RadixNode<P>[] | null;
   /** eviction candidates by (lastAccess, push order), lru-candidates.ts */
@@ -72,6 +78,7 @@ export class RadixTree<P = unknown> {
     this.evictable = options.evictable ?? true;
     this.createPayload = options.createPayload;
     this.check = options.check ?? false;
+    this.refsOnPath = options.refsOnPath ?? false;
     if (options.recycle && options.createPayload) throw new Error("RadixTree: recycle cannot be combined with createPayload");
     this.spare = options.recycle ? (SPARE as RadixNode<P>[]) : null;
     this.root = new RadixNode<P>(-1, 0, null, 0, 0, 0);
@@ -195,26 +202,43 @@ export class RadixTree<P = unknown> {
     return c;
   }
 
-  /** Adds a reference to every node on root → node (in-use: never evicted). */
+  /** Adds a reference to `node` (in use: never evicted), or to every node root → node with `refsOnPath`. */
   lock(node: RadixNode<P>): void {
+    if (!this.refsOnPath) {
+      node.refs++;
+      return;
+    }
     for (let n: RadixNode<P> | null = node; n !== null; n = n.parent) n.refs++;
   }
 
-  /** Removes a reference from root → node; nodes that become unreferenced leaves join the eviction candidates. */
+  /** Removes the reference lock() added; a node that becomes an unreferenced leaf joins the eviction candidates. */
   unlock(node: RadixNode<P>): void {
-    for (let n: RadixNode<P> | null = node; n !== null; n = n.parent) {
-      if (n.refs <= 0) throw new Error(`unlock: node ${n.segment} has no references`);
-      n.refs--;
-      if (n.refs === 0 && this.evictable && n.parent !== null && n.isLeaf) this.pushCandidate(n);
+    if (!this.refsOnPath) {
+      this.release(node);
+      return;
     }
+    for (let n: RadixNode<P> | null = node; n !== null; n = n.parent) this.release(n);
   }
 
-  /** Tokens that eviction could free now (unreferenced nodes). O(nodes): for checks, not the hot path. */
+  private release(n: RadixNode<P>): void {
+    if (n.refs <= 0) throw new Error(`unlock: node ${n.segment} has no references`);
+    n.refs--;
+    if (n.refs === 0 && this.evictable && n.parent !== null && n.isLeaf) this.pushCandidate(n);
+  }
+
+  /** Tokens that eviction could free now: nodes with no reference on them or below them. O(nodes): for checks, not
+   * the hot path. */
   evictableTokens(): number {
+    const nodes: RadixNode<P>[] = [];
+    this.walk((n) => nodes.push(n));
+    // children come after their parent in walk order: backwards, a node in use marks its parent in use
+    const inUse = new Set<RadixNode<P>>();
     let total = 0;
-    this.walk((n) => {
-      if (n.refs === 0) total += n.held;
-    });
+    for (let i = nodes.length - 1; i >= 0; i--) {
+      const n = nodes[i];
+      if (n.refs > 0 || inUse.has(n)) inUse.add(n.parent as RadixNode<P>);
+      else total += n.held;
+    }
     return total;
   }
 
@@ -341,7 +365,7 @@ export class RadixTree<P = unknown> {
       if (!n.attached) throw new Error(`node ${n.segment}: reachable but marked detached`);
       const parent = n.parent as RadixNode<P>;
       if (n.prefixTokens !== parent.prefixTokens + parent.tokens) throw new Error(`node ${n.segment}: prefixTokens inconsistent`);
-      if (parent.parent !== null && parent.refs < n.refs) throw new Error(`node ${n.segment}: more references than its parent`);
+      if (this.refsOnPath && parent.parent !== null && parent.refs < n.refs) throw new Error(`node ${n.segment}: more references than its parent`);
     });
     if (held !== this.heldTokens) throw new Error(`heldTokens ${this.heldTokens} ≠ sum of nodes ${held}`);
     if (count !== this.nodeCount) throw new Error(`nodeCount ${this.nodeCount} ≠ nodes ${count}`);

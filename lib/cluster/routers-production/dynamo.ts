@@ -86,7 +86,7 @@ export function promptBlocks(promptTokens: number, blockSize: number): number {
  * on the first (k + 1) × blockSize tokens (chained block hashes), so the distinct blocks of the set are, per node of
  * the tree, the block ends that fall inside that node's segment. */
 export class ActiveSequences {
-  readonly tree = new RadixTree({ evictable: false, recycle: true });
+  readonly tree = new RadixTree({ evictable: false, recycle: true, refsOnPath: true });
   /** distinct prompt blocks held by the in-flight requests (active_blocks) */
   activeBlocks = 0;
   /** prompt tokens still to prefill of the in-flight requests not yet past their first token (active_tokens) */

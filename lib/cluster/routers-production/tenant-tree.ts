@@ -34,7 +34,7 @@ export class TenantTree {
     readonly workers: number,
     options: TenantTreeOptions = {},
   ) {
-    this.tree = new RadixTree<Float64Array>({ evictable: false, createPayload: () => new Float64Array(workers + 1).fill(NaN) });
+    this.tree = new RadixTree<Float64Array>({ evictable: false, refsOnPath: true, createPayload: () => new Float64Array(workers + 1).fill(NaN) });
     this.sizeTokens = new Float64Array(workers);
     this.tokenLimit = options.tokenLimit ?? Infinity;
     this.leaves = [];
