@@ -1,11 +1,13 @@
-// The thread's spare request records (lib/cluster/record.ts): a sweep's finished runs give theirs back and later runs
-// reuse them. A reused record must be indistinguishable from a new one, and a run's results must not depend on
+// The thread's spare request records (lib/cluster/record.ts) and Preble's spare tree payloads: a sweep's finished runs
+// give theirs back and later runs reuse them. A reused record must be indistinguishable from a new one, and a run's results must not depend on
 // whether its records are new or reused.
 import { describe, expect, it } from "vitest";
 import { RequestRecord, releaseRecords } from "../lib/cluster/record";
 import { simulateCluster, simulateSummarized } from "../lib/cluster/simulate";
 import { summarizeRun } from "../lib/cluster/sweep";
 import type { ClusterRequest } from "../lib/cluster/workloads";
+import { GlobalNodeInfo, GlobalTree, infoOf, releasedOf, spareInfoCount } from "../lib/cluster/preble/global-tree";
+import { configurationRun } from "../lib/cluster/preble/runs";
 
 const request = (id: number): ClusterRequest => ({ id, arrival: id, segments: [{ id: 10 + id, tokens: 50 }], promptTokens: 50, outputTokens: 4, outputSegment: { id: 1000 + id, tokens: 4 }, key: 0, keySegment: 10 + id });
 
@@ -42,5 +44,33 @@ describe("spare request records", () => {
     simulateSummarized({ ...options, seed: 5 }, summarizeRun);
     expect(plain.records.map(visible)).toEqual(kept); // a caller's records are never reused
     expect(summarizeRun(plain)).toEqual(first);
+  });
+});
+
+describe("spare Preble tree payloads (lib/cluster/preble/global-tree.ts)", () => {
+  it("a reset payload reads exactly as a new one", () => {
+    const tree = new GlobalTree(4, true);
+    tree.analyze(request(1), 0);
+    const node = tree.leaf;
+    const used = infoOf(node);
+    Object.assign(used, { alloc: 5, listed: 3, windowCount: 7, recomputeNs: 9, recentSum: 1, recentCount: 2, earlierSum: 3, earlierCount: 4, scaledUntil: 8, pathStamp: 6 });
+    releasedOf(used).count = 2;
+    const page = new Float64Array(64);
+    used.reset(11, node, page, 32);
+    expect({ ...used }).toEqual({ ...new GlobalNodeInfo(11, node, page, 32) });
+  });
+
+  it("a sweep's Preble runs give the same summaries on new and on pooled nodes and payloads; a plain run keeps its tree", () => {
+    for (const configuration of ["preble", "prebleReleased"]) {
+      const options = configurationRun({ workload: "toolCalling", rate: 16, replicas: 4, configuration, requestCount: 600, seed: 3 });
+      const plain = summarizeRun(simulateCluster(options)); // its tree is not released
+      const first = simulateSummarized(options, summarizeRun);
+      const pooled = spareInfoCount();
+      expect(pooled).toBeGreaterThan(400); // the first run's payloads went to the pool
+      const second = simulateSummarized(options, summarizeRun); // on them
+      expect(second).toEqual(first);
+      expect(first).toEqual(plain);
+      expect(spareInfoCount()).toBe(pooled); // the second run took as many as it gave back
+    }
   });
 });

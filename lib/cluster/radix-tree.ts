@@ -22,7 +22,7 @@ export interface RadixTreeOptions<P> {
   /** reuse pruned and evicted nodes for new ones instead of allocating (indexes that insert and prune a path per
    * request, like the simulator's dispatched-prompt index; a replica's cache, whose evicted nodes nobody keeps —
    * an eviction callback must copy what it needs before it returns). Only for trees whose detached nodes nobody
-   * keeps; not with createPayload. Default false. */
+   * keeps. A reused node gets its payload from createPayload as a new one does. Default false. */
   recycle?: boolean;
   /** what a lock references: false (default) the node alone — all a prefix cache and the dispatched-prompt index
    * need, since only a leaf is ever evicted or pruned and a leaf's users are exactly the locks on it; true every node
@@ -79,7 +79,6 @@ export class RadixTree<P = unknown> {
     this.createPayload = options.createPayload;
     this.check = options.check ?? false;
     this.refsOnPath = options.refsOnPath ?? false;
-    if (options.recycle && options.createPayload) throw new Error("RadixTree: recycle cannot be combined with createPayload");
     this.spare = options.recycle ? (SPARE as RadixNode<P>[]) : null;
     this.root = new RadixNode<P>(-1, 0, null, 0, 0, 0);
     if (this.createPayload) this.root.payload = this.createPayload(this.root);

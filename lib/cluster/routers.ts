@@ -79,6 +79,9 @@ export interface Router {
   onStore?(notice: StoreNotice, view: ClusterView): void;
   /** Per-decision statistics the router recorded (returned with the run). */
   stats?(): Record<string, unknown>;
+  /** The simulator is done with this router: it made it from a registered name for a sweep that keeps only a
+   * summary of the run, after stats(). The router may give its memory to the thread's pools; it is not used again. */
+  release?(): void;
 }
 
 export interface RouterContext {

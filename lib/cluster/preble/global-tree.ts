@@ -16,44 +16,71 @@ const PAGE_NODES = 1024;
 export const BASE_SLOTS = 4;
 export const EXTENDED_SLOTS = 8;
 
-/** Per-node payload of the global tree. */
+/** Per-node payload of the global tree. The fields are set by reset(), for a new payload and for one taken from the
+ * thread's pool (a sweep's finished Preble runs give theirs back, GlobalTree.release). */
 export class GlobalNodeInfo {
-  /** GPUs the node is allocated to (bit g): dispatched there, not known to be evicted */
-  alloc = 0;
-  /** GPUs whose idle LRU list holds the node (bit g) */
-  listed = 0;
+  /** the node's id: its index in the tree's node list and in the counter pages */
+  id!: number;
+  /** the key portion (§2.1): nearest ancestor-or-self with more tokens than everything before it */
+  important!: RadixNode<GlobalNodeInfo>;
   /** page[base + g] outstanding requests through the node on g, [base + R + g] last finish time of one there,
    * [base + 2R + g] / [base + 3R + g] previous / next node id in g's idle LRU list (−1 at the ends),
    * [base + 4R + g] outstanding requests on g whose important node this is, [base + 5R + g] / [base + 6R + g] /
    * [base + 7R + g] Σ prefill ns / Σ decode ns per token / count of the window's requests of this important node whose
    * load is on g */
-  readonly page: Float64Array;
-  readonly base: number;
+  page!: Float64Array;
+  base!: number;
+  /** GPUs the node is allocated to (bit g): dispatched there, not known to be evicted */
+  alloc!: number;
+  /** GPUs whose idle LRU list holds the node (bit g) */
+  listed!: number;
   /** requests dispatched within the window whose prompt passes through this node */
-  windowCount = 0;
+  windowCount!: number;
   /** nanoseconds to recompute this node's tokens on top of its prefix (−1 until needed) */
-  recomputeNs = -1;
+  recomputeNs!: number;
   /** what only the released readings keep for an important node (allocated on first use) */
-  released: ReleasedNodeStats | null = null;
+  released!: ReleasedNodeStats | null;
   // Autoscaling statistics (used on important nodes): queueing seconds of finished requests by half-window.
-  recentSum = 0;
-  recentCount = 0;
-  earlierSum = 0;
-  earlierCount = 0;
+  recentSum!: number;
+  recentCount!: number;
+  earlierSum!: number;
+  earlierCount!: number;
   /** no autoscaling of this prefix before this time */
-  scaledUntil = -Infinity;
+  scaledUntil!: number;
   /** decision counter at which this node was last on a routed path (skips it in the eviction walk) */
-  pathStamp = -1;
-  constructor(
-    readonly id: number,
-    /** the key portion (§2.1): nearest ancestor-or-self with more tokens than everything before it */
-    readonly important: RadixNode<GlobalNodeInfo>,
-    page: Float64Array,
-    base: number,
-  ) {
+  pathStamp!: number;
+
+  constructor(id: number, important: RadixNode<GlobalNodeInfo>, page: Float64Array, base: number) {
+    this.reset(id, important, page, base);
+  }
+
+  /** The payload of a new node: nothing allocated, no statistics. */
+  reset(id: number, important: RadixNode<GlobalNodeInfo>, page: Float64Array, base: number): void {
+    this.id = id;
+    this.important = important;
     this.page = page;
     this.base = base;
+    this.alloc = 0;
+    this.listed = 0;
+    this.windowCount = 0;
+    this.recomputeNs = -1;
+    this.released = null;
+    this.recentSum = 0;
+    this.recentCount = 0;
+    this.earlierSum = 0;
+    this.earlierCount = 0;
+    this.scaledUntil = -Infinity;
+    this.pathStamp = -1;
   }
+}
+
+/** Payloads of released global trees, waiting for the next tree of this thread (bounded like the spare nodes). */
+const SPARE_INFOS: GlobalNodeInfo[] = [];
+const SPARE_INFOS_LIMIT = 1 << 16;
+
+/** Payloads waiting in this thread's pool (tests). */
+export function spareInfoCount(): number {
+  return SPARE_INFOS.length;
 }
 
 /** An important node's statistics kept only under the released readings. */
@@ -120,6 +147,8 @@ export class GlobalTree {
     this.slots = SLOTS;
     this.tree = new RadixTree<GlobalNodeInfo>({
       evictable: false,
+      // new nodes may come from the thread's spare nodes; release() gives this tree's back
+      recycle: true,
       createPayload: (node) => {
         const id = this.nodes.length;
         this.nodes.push(node);
@@ -131,7 +160,11 @@ export class GlobalTree {
           for (let i = 0; i < PAGE_NODES; i++) page.fill(-Infinity, i * SLOTS * R + R, i * SLOTS * R + 2 * R);
           this.pages.push(page);
         }
-        return new GlobalNodeInfo(id, important, this.pages[this.pages.length - 1], slot * SLOTS * R);
+        const page = this.pages[this.pages.length - 1];
+        const spare = SPARE_INFOS.pop();
+        if (spare === undefined) return new GlobalNodeInfo(id, important, page, slot * SLOTS * R);
+        spare.reset(id, important, page, slot * SLOTS * R);
+        return spare;
       },
     });
     this.listHead = new Int32Array(R).fill(-1);
@@ -216,6 +249,19 @@ export class GlobalTree {
   leafOf(request: ClusterRequest): GNode {
     const known = isLeafIndex(request.id) ? this.leaves[request.id] : undefined;
     return known !== undefined ? known : this.tree.match(request.segments);
+  }
+
+  /** The tree is done with (its router released): its nodes go to the thread's spare nodes and their payloads to the
+   * spare payloads, for the next global tree of a sweep (a Preble run's tree is most of what survives its young
+   * collections). The tree is empty afterwards and must not be used again. */
+  release(): void {
+    const nodes = this.nodes;
+    for (let i = 1; i < nodes.length && SPARE_INFOS.length < SPARE_INFOS_LIMIT; i++) SPARE_INFOS.push(infoOf(nodes[i]));
+    this.tree.recycleAll();
+    nodes.length = 1; // the root stays
+    this.leaves.length = 0;
+    this.path.length = 0;
+    this.pathLength = 0;
   }
 
   /** Adds GPU g to the allocation of `node` and its ancestors (autoscaling's replication). */

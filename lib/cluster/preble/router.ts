@@ -253,6 +253,11 @@ export class PrebleRouter implements Router {
     this.migrations.push(m);
   }
 
+  /** The run is over and only its summary is kept: the global tree's nodes and payloads go to the thread's pools. */
+  release(): void {
+    this.global.release();
+  }
+
   stats(): Record<string, unknown> {
     const n = this.costDecisions;
     const counts: Record<string, number> = {};
