@@ -186,7 +186,18 @@ describe("RadixTree", () => {
     }
     recycled.checkInvariants();
     expect(reused).toBeGreaterThan(100);
-    expect(() => new RadixTree({ recycle: true, createPayload: () => 1 })).toThrow(/recycle/);
+  });
+
+  it("a recycled node gets a new payload from createPayload, as a new node does", () => {
+    let made = 0;
+    const tree = new RadixTree<{ n: number }>({ recycle: true, createPayload: () => ({ n: ++made }) });
+    const a = tree.insert([{ id: 1, tokens: 4 }], 1, 0);
+    const first = a.payload;
+    tree.prune(a);
+    const b = tree.insert([{ id: 2, tokens: 5 }], 1, 1);
+    expect(b).toBe(a); // the pruned node came back
+    expect(b.payload).not.toBe(first);
+    expect(b.payload).toEqual({ n: (first as { n: number }).n + 1 }); // the next one made (the root has the first)
   });
 
   it("carries a payload per node and rejects inconsistent segments in check mode", () => {
