@@ -27,7 +27,7 @@ export interface RadixTreeOptions<P> {
   /** what a lock references: false (default) the node alone — all a prefix cache and the dispatched-prompt index
    * need, since only a leaf is ever evicted or pruned and a leaf's users are exactly the locks on it; true every node
    * root → node, so that `refs` counts the requests using a node or a descendant (Dynamo's active blocks read that).
-   * The path walk on every lock and unlock was a seventh of an agent run (prompts of up to 50 segments). */
+   * The path walk on every lock and unlock was a seventh of an agent run (prompts of up to 52 segments). */
   refsOnPath?: boolean;
 }
 
@@ -213,13 +213,13 @@ export class RadixTree<P = unknown> {
   /** Removes the reference lock() added; a node that becomes an unreferenced leaf joins the eviction candidates. */
   unlock(node: RadixNode<P>): void {
     if (!this.refsOnPath) {
-      this.release(node);
+      this.unref(node);
       return;
     }
-    for (let n: RadixNode<P> | null = node; n !== null; n = n.parent) this.release(n);
+    for (let n: RadixNode<P> | null = node; n !== null; n = n.parent) this.unref(n);
   }
 
-  private release(n: RadixNode<P>): void {
+  private unref(n: RadixNode<P>): void {
     if (n.refs <= 0) throw new Error(`unlock: node ${n.segment} has no references`);
     n.refs--;
     if (n.refs === 0 && this.evictable && n.parent !== null && n.isLeaf) this.pushCandidate(n);

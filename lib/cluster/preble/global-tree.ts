@@ -147,7 +147,8 @@ export class GlobalTree {
     this.slots = SLOTS;
     this.tree = new RadixTree<GlobalNodeInfo>({
       evictable: false,
-      // new nodes may come from the thread's spare nodes; release() gives this tree's back
+      // new nodes may come from the thread's spare nodes (the tree never drops a node: its own are given back only by
+      // release())
       recycle: true,
       createPayload: (node) => {
         const id = this.nodes.length;
