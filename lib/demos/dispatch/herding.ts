@@ -170,17 +170,24 @@ export interface HerdingTimeline {
   zmax: number;
 }
 
+/** The window a picture of table 01.4 looks at: `intervals` refresh intervals from `from` (after the warm-up by
+ * default), the table's parameters, and the jobs a run needs to cover the window. */
+function herdingWindow(caller: string, t: Table, window: { from?: number; intervals?: number }, defaultIntervals: number, maxIntervals: number) {
+  if (t.id !== "01.4" || !t.params) throw new Error(`${caller}: needs the table of runDemo("01.4", …)`);
+  const p = t.params as unknown as HerdingParams;
+  const { refresh, policies } = herdingParams(p);
+  const intervals = checkInteger("intervals", window.intervals ?? defaultIntervals, { min: 1, max: maxIntervals });
+  const from = checkNumber("from", window.from ?? Math.ceil(200 / refresh) * refresh, { min: 0 });
+  const to = from + intervals * refresh;
+  return { p, refresh, policies, intervals, from, to, jobs: jobsToCover(p.utilization * p.servers, to) };
+}
+
 /** For a table of demo 01.4: every server's arrivals in each refresh interval of a window, for each load-aware
  * policy of the table, from the same run as the table's first seed (seed/0) — the herd itself. Memory: the window
  * (servers × intervals counts), not the jobs. All timelines share one colour scale. */
 export function herdingTimelines(t: Table, window: { from?: number; intervals?: number } = {}): HerdingTimeline[] {
-  if (t.id !== "01.4" || !t.params) throw new Error("herdingTimelines: needs the table of runDemo(\"01.4\", …)");
-  const p = t.params as unknown as HerdingParams;
-  const { refresh, policies } = herdingParams(p);
-  const intervals = checkInteger("intervals", window.intervals ?? 20, { min: 1, max: 500 });
-  const from = checkNumber("from", window.from ?? Math.ceil(200 / refresh) * refresh, { min: 0 });
+  const { p, refresh, policies, intervals, from, jobs } = herdingWindow("herdingTimelines", t, window, 20, 500);
   const aware = policies.filter(readsLoad);
-  const jobs = jobsToCover(p.utilization * p.servers, from + intervals * refresh);
   const runs = aware.map(({ id: policy, input }) => ({
     policy,
     counts: simulateDispatch({ servers: p.servers, utilization: p.utilization, jobs, policy: input, refresh, warmupFraction: 0, seed: seedList(p.seed, 1)[0], arrivalWindow: { from, interval: refresh, intervals } }).arrivalCounts!,
@@ -236,13 +243,7 @@ export function mostFedServers(times: number[], queues: number[][], refresh: num
  * seed (seed/0) — §1.3's sawtooth: under stale JSQ the snapshot's shortest queue climbs until the next refresh.
  * Memory: the window's jobs, not the run's. */
 export function herdingQueues(t: Table, window: { from?: number; intervals?: number } = {}): HerdingQueues[] {
-  if (t.id !== "01.4" || !t.params) throw new Error("herdingQueues: needs the table of runDemo(\"01.4\", …)");
-  const p = t.params as unknown as HerdingParams;
-  const { refresh, policies } = herdingParams(p);
-  const intervals = checkInteger("intervals", window.intervals ?? 6, { min: 1, max: 200 });
-  const from = checkNumber("from", window.from ?? Math.ceil(200 / refresh) * refresh, { min: 0 });
-  const to = from + intervals * refresh;
-  const jobs = jobsToCover(p.utilization * p.servers, to);
+  const { p, refresh, policies, from, to, jobs } = herdingWindow("herdingQueues", t, window, 6, 200);
   return policies.filter(readsLoad).map(({ id: policy, input }) => {
     const run = simulateDispatch({ servers: p.servers, utilization: p.utilization, jobs, policy: input, refresh, warmupFraction: 0, seed: seedList(p.seed, 1)[0], queueTrace: { from, to } });
     const trace = run.queueTrace!;
