@@ -10,7 +10,7 @@ import type { ClusterResult, ClusterSettings } from "./cluster-options";
 import { SimulationView } from "./cluster-view";
 import { resolveLocalPolicy } from "./local/policy";
 import { computeMetrics, OVERLOAD_RULE, warmupDescription } from "./metrics";
-import type { RadixNode, RadixTree } from "./radix-tree";
+import type { RadixTree } from "./radix-tree";
 import { RequestRecord, TIME_SLOTS } from "./record";
 import { Replica } from "./replica";
 import { routeChecked } from "./router-guard";
@@ -100,14 +100,11 @@ export class ClusterRun {
     const i = e.index;
     const view = this.view;
     const router = this.router;
+    e.onPrefilled = (rec) => view.promptComputed(rec, i);
     e.onFinish = (rec, now) => {
       view.outstandingReq[i]--;
       view.outstandingTok[i] -= rec.request.promptTokens;
       this.totalOutstanding--;
-      const p = rec.pendingNode as RadixNode;
-      view.pending[i].unlock(p);
-      view.pending[i].prune(p);
-      rec.pendingNode = null;
       if (now > this.lastFinish) this.lastFinish = now;
       router.onFinish?.(rec, view);
     };
@@ -216,7 +213,7 @@ export class ClusterRun {
     rec.measured = this.next >= this.warmupCount;
     rec.viewMatchAtDispatch = view.viewMatch(req, target);
     rec.cachedAtDispatch = Math.min(view.cachedMatch(req, target), req.promptTokens - 1);
-    const pendingFrom = view.pendingMatchNode(req, target);
+    view.promptDispatched(rec, target, now);
     view.endDecision();
     view.dispatchedSegments(req);
     if (this.settings.oracle) rec.clusterCachedAtDispatch = Math.min(this.anywhereMatch(req), req.promptTokens - 1);
@@ -225,10 +222,6 @@ export class ClusterRun {
     view.outstandingReq[target]++;
     view.outstandingTok[target] += req.promptTokens;
     view.dispatched[target]++;
-    const pendingTree = view.pending[target];
-    const node = pendingTree.insertBelow(pendingFrom, req.segments, req.segments.length, now);
-    pendingTree.lock(node);
-    rec.pendingNode = node;
     this.totalOutstanding++;
     this.outstandingAtArrival[this.next] = this.totalOutstanding;
     this.next++;
@@ -258,17 +251,15 @@ export class ClusterRun {
     for (const e of this.engines) {
       e.cache.checkInvariants();
       if (e.outstanding !== 0 || e.reservedTokens !== 0) throw new Error(`replica ${e.index}: ${e.outstanding} requests left, ${e.reservedTokens} tokens reserved after the run`);
-      if (this.view.pending[e.index].nodeCount !== 0) throw new Error(`replica ${e.index}: the dispatched-prompt index still holds ${this.view.pending[e.index].nodeCount} nodes after the run`);
+      if (this.view.uncomputedCount(e.index) !== 0) throw new Error(`replica ${e.index}: the dispatched-prompt index still holds ${this.view.uncomputedCount(e.index)} entries after the run`);
     }
   }
 
   /** Gives the caches' and the dispatched-prompt indexes' nodes to the thread's pool for the next run (after
    * result(): nothing returned keeps a node). The run's engines are empty afterwards. */
   recycle(): void {
-    for (const e of this.engines) {
-      e.cache.recycleAll();
-      this.view.pending[e.index].recycleAll();
-    }
+    for (const e of this.engines) e.cache.recycleAll();
+    this.view.recycle();
   }
 
   /** The run's result; engine state is dropped from the records so results stay small and cloneable. */

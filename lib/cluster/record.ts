@@ -34,7 +34,7 @@ export class RequestRecord {
   reserved = 0;
   /** cache node locked at admission (the matched prefix), then the prompt's node after prefill */
   lockedNode: RadixNode | null = null;
-  /** node in the simulator's index of dispatched-but-unfinished prompts */
+  /** node in the simulator's index of dispatched prompts not computed yet (while the index is built) */
   pendingNode: RadixNode | null = null;
 
   // The four times live in a Float64Array (a run's records share one, four slots each): a number field is a box of

@@ -55,6 +55,8 @@ export class Replica {
   finished = 0;
   /** most KV used at any point (tokens) */
   peakKvTokens = 0;
+  /** called when a request's prefill ends, its prompt now in the cache (set by the simulator) */
+  onPrefilled: (record: RequestRecord) => void = () => undefined;
   /** called when a request finishes (set by the simulator) */
   onFinish: (record: RequestRecord, now: number) => void = () => undefined;
   /** called after a prompt (or output) enters the cache: node is its last segment (set by the simulator) */
@@ -189,6 +191,7 @@ export class Replica {
         continue;
       }
       this.promptDone(r, this.now);
+      this.onPrefilled(r);
       r.firstToken = this.now;
       r.generated = 1;
       if (r.request.outputTokens <= 1) this.complete(r, this.now);
