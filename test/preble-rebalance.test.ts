@@ -5,7 +5,7 @@
 // (X + 10 + 45) + (10 + 45) = X + 110 seconds of L; a single request of X + 10 tokens costs X + 55.
 import { describe, expect, it } from "vitest";
 import type { ClusterView } from "../lib/cluster/index";
-import { infoOf } from "../lib/cluster/preble/global-tree";
+import { autoscaleOf, infoOf } from "../lib/cluster/preble/global-tree";
 import { maybeAutoscale, migrateImportantNodes, Redirect } from "../lib/cluster/preble/rebalance";
 import { request } from "./support/preble-hand";
 import { tokenStep, World, world } from "./support/preble-world";
@@ -235,7 +235,7 @@ describe("autoscaling (maybeAutoscale)", () => {
     const info = infoOf(node);
     /** earlier / recent half-window: (sum, count) each */
     const stats = (earlierSum: number, earlierCount: number, recentSum: number, recentCount: number) => {
-      Object.assign(info, { earlierSum, earlierCount, recentSum, recentCount });
+      Object.assign(autoscaleOf(info), { earlierSum, earlierCount, recentSum, recentCount });
     };
     stats(2, 2, 4, 2); // earlier mean 1, recent 2 = factor × earlier, both at the minimum sample count
     return { w, node, info, stats, scale: (now = 100) => maybeAutoscale(w.o, w.tree, w.costs, node, now) };
@@ -246,7 +246,7 @@ describe("autoscaling (maybeAutoscale)", () => {
     const e = s.scale();
     expect(e).toEqual({ time: 100, segment: 1, tokens: 100, gpu: 1, recentMeanQueueing: 2, earlierMeanQueueing: 1 });
     expect(s.info.alloc).toBe(0b011);
-    expect(s.info.scaledUntil).toBe(110);
+    expect(s.info.autoscale?.scaledUntil).toBe(110);
   });
 
   it("skips GPUs holding it; two equally light → the lower id; GPU 0 can be the target", () => {
@@ -261,7 +261,7 @@ describe("autoscaling (maybeAutoscale)", () => {
     const s = scaled(300, 500);
     s.info.alloc = 0b111;
     expect(s.scale()).toBeNull();
-    expect(s.info.scaledUntil).toBe(110);
+    expect(s.info.autoscale?.scaledUntil).toBe(110);
   });
 
   it("below the factor, below the minimum queueing, or one sample short → none", () => {
@@ -290,7 +290,7 @@ describe("autoscaling (maybeAutoscale)", () => {
     w.put(request([{ id: 1, tokens: 100 }, { id: 2, tokens: 500 }]), 0);
     const node = w.node(1, 2);
     expect(infoOf(node).important).toBe(node);
-    Object.assign(infoOf(node), { earlierSum: 1, earlierCount: 1, recentSum: 2, recentCount: 1 });
+    Object.assign(autoscaleOf(infoOf(node)), { earlierSum: 1, earlierCount: 1, recentSum: 2, recentCount: 1 });
     expect(maybeAutoscale(w.o, w.tree, w.costs, node, 0)?.tokens).toBe(600);
   });
 });

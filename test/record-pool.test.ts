@@ -6,7 +6,7 @@ import { RequestRecord, releaseRecords } from "../lib/cluster/record";
 import { simulateCluster, simulateSummarized } from "../lib/cluster/simulate";
 import { summarizeRun } from "../lib/cluster/sweep";
 import type { ClusterRequest } from "../lib/cluster/workloads";
-import { GlobalNodeInfo, GlobalTree, infoOf, releasedOf, spareInfoCount } from "../lib/cluster/preble/global-tree";
+import { autoscaleOf, GlobalNodeInfo, GlobalTree, infoOf, releasedOf, spareInfoCount } from "../lib/cluster/preble/global-tree";
 import { configurationRun } from "../lib/cluster/preble/runs";
 
 const request = (id: number): ClusterRequest => ({ id, arrival: id, segments: [{ id: 10 + id, tokens: 50 }], promptTokens: 50, outputTokens: 4, outputSegment: { id: 1000 + id, tokens: 4 }, key: 0, keySegment: 10 + id });
@@ -53,7 +53,8 @@ describe("spare Preble tree payloads (lib/cluster/preble/global-tree.ts)", () =>
     tree.analyze(request(1), 0);
     const node = tree.leaf;
     const used = infoOf(node);
-    Object.assign(used, { alloc: 5, listed: 3, windowCount: 7, recomputeNs: 9, recentSum: 1, recentCount: 2, earlierSum: 3, earlierCount: 4, scaledUntil: 8, pathStamp: 6 });
+    Object.assign(used, { alloc: 5, listed: 3, windowCount: 7, pathStamp: 6 });
+    Object.assign(autoscaleOf(used), { recentSum: 1, recentCount: 2, earlierSum: 3, earlierCount: 4, scaledUntil: 8 });
     releasedOf(used).count = 2;
     const page = new Float64Array(64);
     used.reset(11, node, page, 32);

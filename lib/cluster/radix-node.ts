@@ -30,15 +30,20 @@ export class RadixNode<P = unknown> {
   stamp = 0;
   /** children now (read-only outside the tree) */
   childCount = 0;
-  // Children in insertion order: kids[0 … used). Most nodes have one or two children, so a short list scanned by
-  // segment beats a Map per node (a Map costs an allocation on every new node and on shrinking, which showed up
-  // as a quarter of the simulator's time in garbage collection). The list never shrinks (an emptied JS array
-  // would drop its storage and allocate again on the next push). Past SCAN_CHILDREN children a hash table indexes
-  // the list, and a removed child leaves a hole (null) until more than half the list is holes. The table is an
-  // Int32Array of list positions + 1 (0 = empty), open addressing with linear probing and backward-shift deletion:
-  // a lookup reads typed memory only (a Map's lookup was the simulator's single hottest line on the tool-calling
-  // bench, where a hot tool's node has hundreds of children and every router probes it for every replica).
+  // Children in insertion order: kids[0 … used) (entries past `used` may be stale and are never read). Most nodes
+  // have one or two children, so a short list scanned by segment beats a Map per node (a Map costs an allocation on
+  // every new node and on shrinking, which showed up as a quarter of the simulator's time in garbage collection). The
+  // list never shrinks (an emptied JS array would drop its storage and allocate again on the next push). Past
+  // SCAN_CHILDREN children a hash table indexes the list, and a removed child leaves a hole (null) until more than
+  // half the list is holes. The table is an Int32Array of list positions + 1 (0 = empty), open addressing with linear
+  // probing and backward-shift deletion: a lookup reads typed memory only (a Map's lookup was the simulator's single
+  // hottest line on the tool-calling bench, where a hot tool's node has hundreds of children and every router probes
+  // it for every replica).
   private kids: Array<RadixNode<P> | null> | null = null;
+  /** kids[0] while the list has one (null when empty or a hole): a walk down a chain of single children reads the
+   * node alone, not the node and then its list (prompts of many segments are such chains; each object a walk
+   * touches is a likely cache miss, the trees' nodes being scattered over the heap) */
+  private first: RadixNode<P> | null = null;
   private used = 0;
   private index: Int32Array | null = null;
   private holes = 0;
@@ -80,8 +85,33 @@ export class RadixNode<P = unknown> {
     this.slot = -1;
   }
 
+  /** Makes a node of a released tree a new node of another tree (RadixTree's `pool` option), whatever state the old tree
+   * left it in: as if constructed, with an empty child list, the stamp excepted (it keeps counting) and the payload kept
+   * (the new tree's createPayload resets it). The list's storage is kept; entries past its length are never read. */
+  revive(segment: number, tokens: number, parent: RadixNode<P>, prefixTokens: number, depth: number, time: number): void {
+    const self = this as { -readonly [K in keyof RadixNode<P>]: RadixNode<P>[K] };
+    self.segment = segment;
+    self.tokens = tokens;
+    self.parent = parent;
+    self.prefixTokens = prefixTokens;
+    self.depth = depth;
+    this.held = tokens;
+    this.lastAccess = time;
+    this.refs = 0;
+    this.attached = true;
+    this.stamp++;
+    this.slot = -1;
+    this.first = null;
+    this.used = 0;
+    this.childCount = 0;
+    this.holes = 0;
+    this.index = null;
+  }
+
   /** The child for segment `id`, or undefined. */
   child(id: number): RadixNode<P> | undefined {
+    const f = this.first;
+    if (f !== null && f.segment === id) return f;
     const table = this.index;
     if (table !== null) {
       const list = this.kids as Array<RadixNode<P> | null>;
@@ -94,7 +124,7 @@ export class RadixNode<P = unknown> {
       }
     }
     const list = this.kids;
-    for (let i = 0; i < this.used; i++) {
+    for (let i = 1; i < this.used; i++) {
       const c = (list as Array<RadixNode<P> | null>)[i] as RadixNode<P>;
       if (c.segment === id) return c;
     }
@@ -144,6 +174,7 @@ export class RadixNode<P = unknown> {
     this.childCount = 0;
     this.holes = 0;
     this.index = null;
+    this.first = null;
   }
 
   /** Appends a child (the tree's job: its segment must not be a child already). */
@@ -152,6 +183,7 @@ export class RadixNode<P = unknown> {
     if (list === null) {
       // Most nodes keep a single child: a one-slot array (an empty one would grow to 17 slots on its first push).
       this.kids = [c];
+      this.first = c;
       this.used = 1;
       this.childCount = 1;
       return;
@@ -159,6 +191,7 @@ export class RadixNode<P = unknown> {
     const at = this.used++;
     if (at < list.length) list[at] = c;
     else list.push(c);
+    if (at === 0) this.first = c;
     this.childCount++;
     if (this.index !== null) {
       c.slot = at;
@@ -209,6 +242,14 @@ export class RadixNode<P = unknown> {
 
   /** Removes a child (the tree's job), keeping the others in insertion order. */
   removeChild(c: RadixNode<P>): void {
+    if (this.used === 1 && this.first === c) {
+      // An only child (most removals: a prompt's path is a chain, evicted leaf first): the list is left as it is, its
+      // one entry now past the end, never read (each object an eviction touches is a likely cache miss).
+      this.first = null;
+      this.used = 0;
+      this.childCount = 0;
+      return;
+    }
     const list = this.kids;
     let at = -1;
     if (list !== null) {
@@ -220,10 +261,12 @@ export class RadixNode<P = unknown> {
     if (this.index === null) {
       for (let i = at + 1; i < this.used; i++) list[i - 1] = list[i];
       list[--this.used] = null;
+      this.first = list[0] ?? null;
       return;
     }
     this.indexDelete(this.index, list, c.segment, at);
     list[at] = null;
+    if (at === 0) this.first = null;
     c.slot = -1;
     if (++this.holes * 2 > this.used) this.compact(list);
   }
@@ -238,6 +281,7 @@ export class RadixNode<P = unknown> {
     }
     for (let i = kept; i < this.used; i++) list[i] = null;
     this.used = kept;
+    this.first = kept > 0 ? list[0] : null;
     this.holes = 0;
     if (kept <= SCAN_CHILDREN) this.index = null;
     else this.reindex(list);

@@ -24,6 +24,11 @@ export interface RadixTreeOptions<P> {
    * an eviction callback must copy what it needs before it returns). Only for trees whose detached nodes nobody
    * keeps. A reused node gets its payload from createPayload as a new one does. Default false. */
   recycle?: boolean;
+  /** a pool of nodes that released trees of the same kind left as they were (Preble's global trees, which never drop a
+   * node): new nodes are taken from it first and revived, keeping their payloads for createPayload to reset (a node and
+   * its payload were made together and sit together in memory). The owner fills it; the tree never gives nodes back.
+   * Default none. */
+  pool?: RadixNode<P>[];
   /** what a lock references: false (default) the node alone — all a prefix cache and the dispatched-prompt index
    * need, since only a leaf is ever evicted or pruned and a leaf's users are exactly the locks on it; true every node
    * root → node, so that `refs` counts the requests using a node or a descendant (Dynamo's active blocks read that).
@@ -71,6 +76,8 @@ export class RadixTree<P = unknown> {
   private readonly refsOnPath: boolean;
   /** the thread's pool of detached nodes (recycle option), or null */
   private readonly spare: RadixNode<P>[] | null;
+  /** the owner's pool of released nodes (pool option), or null */
+  private readonly pool: RadixNode<P>[] | null;
   /** eviction candidates by (lastAccess, push order), lru-candidates.ts */
   private readonly candidates = new LruCandidates<P>();
 
@@ -80,6 +87,7 @@ export class RadixTree<P = unknown> {
     this.check = options.check ?? false;
     this.refsOnPath = options.refsOnPath ?? false;
     this.spare = options.recycle ? (SPARE as RadixNode<P>[]) : null;
+    this.pool = options.pool ?? null;
     this.root = new RadixNode<P>(-1, 0, null, 0, 0, 0);
     if (this.createPayload) this.root.payload = this.createPayload(this.root);
   }
@@ -185,7 +193,11 @@ export class RadixTree<P = unknown> {
     if (c === undefined) {
       if (!(Number.isInteger(s.tokens) && s.tokens > 0)) throw new Error(`segment ${s.id}: tokens must be an integer > 0, got ${s.tokens}`);
       const spare = this.spare;
-      if (spare !== null && spare.length > 0) {
+      const pool = this.pool;
+      if (pool !== null && pool.length > 0) {
+        c = pool.pop() as RadixNode<P>;
+        c.revive(s.id, s.tokens, node, node.prefixTokens + node.tokens, node.depth + 1, time);
+      } else if (spare !== null && spare.length > 0) {
         c = spare.pop() as RadixNode<P>;
         c.reuse(s.id, s.tokens, node, node.prefixTokens + node.tokens, node.depth + 1, time);
       } else c = new RadixNode<P>(s.id, s.tokens, node, node.prefixTokens + node.tokens, node.depth + 1, time);

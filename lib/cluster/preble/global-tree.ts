@@ -16,8 +16,8 @@ const PAGE_NODES = 1024;
 export const BASE_SLOTS = 4;
 export const EXTENDED_SLOTS = 8;
 
-/** Per-node payload of the global tree. The fields are set by reset(), for a new payload and for one taken from the
- * thread's pool (a sweep's finished Preble runs give theirs back, GlobalTree.release). */
+/** Per-node payload of the global tree. The fields are set by reset(), for a new payload and for the payload of a node
+ * taken from the thread's pool (a sweep's finished Preble runs give their nodes back, GlobalTree.release). */
 export class GlobalNodeInfo {
   /** the node's id: its index in the tree's node list and in the counter pages */
   id!: number;
@@ -36,17 +36,12 @@ export class GlobalNodeInfo {
   listed!: number;
   /** requests dispatched within the window whose prompt passes through this node */
   windowCount!: number;
-  /** nanoseconds to recompute this node's tokens on top of its prefix (−1 until needed) */
-  recomputeNs!: number;
   /** what only the released readings keep for an important node (allocated on first use) */
   released!: ReleasedNodeStats | null;
-  // Autoscaling statistics (used on important nodes): queueing seconds of finished requests by half-window.
-  recentSum!: number;
-  recentCount!: number;
-  earlierSum!: number;
-  earlierCount!: number;
-  /** no autoscaling of this prefix before this time */
-  scaledUntil!: number;
+  /** an important node's autoscaling statistics (allocated on its first finished request under autoscaling) */
+  autoscale!: AutoscaleStats | null;
+  // (No field here holds a fraction: V8 keeps each such field in a number object of its own, which a reset would
+  // touch. The node's recompute time is in GlobalTree.recomputeNs.)
   /** decision counter at which this node was last on a routed path (skips it in the eviction walk) */
   pathStamp!: number;
 
@@ -63,24 +58,36 @@ export class GlobalNodeInfo {
     this.alloc = 0;
     this.listed = 0;
     this.windowCount = 0;
-    this.recomputeNs = -1;
     this.released = null;
-    this.recentSum = 0;
-    this.recentCount = 0;
-    this.earlierSum = 0;
-    this.earlierCount = 0;
-    this.scaledUntil = -Infinity;
+    this.autoscale = null;
     this.pathStamp = -1;
   }
 }
 
-/** Payloads of released global trees, waiting for the next tree of this thread (bounded like the spare nodes). */
-const SPARE_INFOS: GlobalNodeInfo[] = [];
-const SPARE_INFOS_LIMIT = 1 << 16;
+/** Nodes of released global trees, each with its payload, waiting for the next global tree of this thread (bounded like
+ * the spare nodes of radix-tree.ts). Handed over as they are: giving back a tree of 23,000 nodes (agent) touches none of
+ * them, and a new node is revived together with its payload, made beside it. */
+const SPARE_GLOBAL: GNode[] = [];
+const SPARE_GLOBAL_LIMIT = 1 << 16;
 
-/** Payloads waiting in this thread's pool (tests). */
+/** Nodes (with their payloads) waiting in this thread's pool (tests). */
 export function spareInfoCount(): number {
-  return SPARE_INFOS.length;
+  return SPARE_GLOBAL.length;
+}
+
+/** An important node's autoscaling statistics (§3.4): queueing seconds of its finished requests by half-window. */
+export class AutoscaleStats {
+  recentSum = 0;
+  recentCount = 0;
+  earlierSum = 0;
+  earlierCount = 0;
+  /** no autoscaling of this prefix before this time */
+  scaledUntil = -Infinity;
+}
+
+/** The autoscaling statistics of an important node (created on first use). */
+export function autoscaleOf(info: GlobalNodeInfo): AutoscaleStats {
+  return info.autoscale ?? (info.autoscale = new AutoscaleStats());
 }
 
 /** An important node's statistics kept only under the released readings. */
@@ -111,6 +118,9 @@ export const infoOf = (n: GNode): GlobalNodeInfo => n.payload as GlobalNodeInfo;
 /** Request ids the leaf table indexes (arrival indices; anything else is matched again at finish). */
 const isLeafIndex = (id: number): boolean => Number.isInteger(id) && id >= 0 && id < 1 << 24;
 
+/** release()'s scratch list: the root's children, dropped */
+const DROPPED: GNode[] = [];
+
 export class GlobalTree {
   readonly tree: RadixTree<GlobalNodeInfo>;
   /** told when an important node gains (added) or loses an allocation on g (the released decode term counts the
@@ -132,6 +142,8 @@ export class GlobalTree {
   matchCached = 0;
   matchMask = 0;
   decisionCounter = 0;
+  /** by node id: nanoseconds to recompute the node's tokens on top of its prefix (−1 until needed; LoadCostModel) */
+  recomputeNs: Float64Array = new Float64Array(PAGE_NODES).fill(-1);
   /** by request id: the leaf its dispatch inserted (markFinished walks up from it instead of matching again) */
   private readonly leaves: GNode[] = [];
 
@@ -147,25 +159,30 @@ export class GlobalTree {
     this.slots = SLOTS;
     this.tree = new RadixTree<GlobalNodeInfo>({
       evictable: false,
-      // new nodes may come from the thread's spare nodes (the tree never drops a node: its own are given back only by
-      // release())
-      recycle: true,
+      // new nodes come from released global trees when there are any (the tree never drops a node: its own are given
+      // back only by release())
+      pool: SPARE_GLOBAL,
       createPayload: (node) => {
         const id = this.nodes.length;
         this.nodes.push(node);
         const parent = node.parent;
         const important = parent === null || parent.parent === null || node.tokens > node.prefixTokens ? node : infoOf(parent).important;
         const slot = id & (PAGE_NODES - 1);
+        if (id >= this.recomputeNs.length) {
+          const grown = new Float64Array(2 * this.recomputeNs.length).fill(-1);
+          grown.set(this.recomputeNs);
+          this.recomputeNs = grown;
+        }
         if (slot === 0) {
           const page = new Float64Array(PAGE_NODES * SLOTS * R);
           for (let i = 0; i < PAGE_NODES; i++) page.fill(-Infinity, i * SLOTS * R + R, i * SLOTS * R + 2 * R);
           this.pages.push(page);
         }
         const page = this.pages[this.pages.length - 1];
-        const spare = SPARE_INFOS.pop();
-        if (spare === undefined) return new GlobalNodeInfo(id, important, page, slot * SLOTS * R);
-        spare.reset(id, important, page, slot * SLOTS * R);
-        return spare;
+        const old = node.payload; // a pooled node's payload (a new node has none)
+        if (old === undefined) return new GlobalNodeInfo(id, important, page, slot * SLOTS * R);
+        old.reset(id, important, page, slot * SLOTS * R);
+        return old;
       },
     });
     this.listHead = new Int32Array(R).fill(-1);
@@ -252,13 +269,14 @@ export class GlobalTree {
     return known !== undefined ? known : this.tree.match(request.segments);
   }
 
-  /** The tree is done with (its router released): its nodes go to the thread's spare nodes and their payloads to the
-   * spare payloads, for the next global tree of a sweep (a Preble run's tree is most of what survives its young
-   * collections). The tree is empty afterwards and must not be used again. */
+  /** The tree is done with (its router released): its nodes, with their payloads, go to the thread's pool for the next
+   * global tree of a sweep (a Preble run's tree is most of what survives its young collections). The tree is empty
+   * afterwards and must not be used again. */
   release(): void {
     const nodes = this.nodes;
-    for (let i = 1; i < nodes.length && SPARE_INFOS.length < SPARE_INFOS_LIMIT; i++) SPARE_INFOS.push(infoOf(nodes[i]));
-    this.tree.recycleAll();
+    for (let i = 1; i < nodes.length && SPARE_GLOBAL.length < SPARE_GLOBAL_LIMIT; i++) SPARE_GLOBAL.push(nodes[i]);
+    this.tree.root.takeChildren(DROPPED);
+    DROPPED.length = 0;
     nodes.length = 1; // the root stays
     this.leaves.length = 0;
     this.path.length = 0;

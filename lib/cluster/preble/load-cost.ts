@@ -63,8 +63,9 @@ export class LoadCostModel {
   }
 
   private recompute(info: GlobalNodeInfo, node: GNode): number {
-    if (info.recomputeNs < 0) info.recomputeNs = this.prefillNanoseconds(node.tokens, node.prefixTokens);
-    return info.recomputeNs;
+    const known = this.tree.recomputeNs;
+    if (known[info.id] < 0) known[info.id] = this.prefillNanoseconds(node.tokens, node.prefixTokens);
+    return known[info.id];
   }
 
   /** Nanoseconds to recompute a node of the global tree on top of its prefix (what evicting it costs, before its

@@ -117,9 +117,11 @@ export interface AutoscaleEvent {
  * GPU (the lightest not holding it); exploit then splits its requests by load cost. */
 export function maybeAutoscale(o: PrebleOptions, tree: GlobalTree, costs: LoadCostModel, node: GNode, now: number): AutoscaleEvent | null {
   const info = (node.payload as GlobalNodeInfo);
-  if (now < info.scaledUntil || info.recentCount < o.autoscaleMinSamples || info.earlierCount < o.autoscaleMinSamples) return null;
-  const recent = info.recentSum / info.recentCount;
-  const earlier = info.earlierSum / info.earlierCount;
+  const stats = info.autoscale;
+  // (no statistics yet: no finished request, so neither half has a sample and nothing scales)
+  if (stats === null || now < stats.scaledUntil || stats.recentCount < o.autoscaleMinSamples || stats.earlierCount < o.autoscaleMinSamples) return null;
+  const recent = stats.recentSum / stats.recentCount;
+  const earlier = stats.earlierSum / stats.earlierCount;
   if (!(recent >= o.autoscaleFactor * earlier && recent >= o.autoscaleMinQueueing)) return null;
   let target = -1;
   let best = Infinity;
@@ -131,7 +133,7 @@ export function maybeAutoscale(o: PrebleOptions, tree: GlobalTree, costs: LoadCo
       target = g;
     }
   }
-  info.scaledUntil = now + o.autoscaleCooldown;
+  stats.scaledUntil = now + o.autoscaleCooldown;
   if (target < 0) return null;
   tree.allocateUpward(node, target);
   return { time: now, segment: node.segment, tokens: node.prefixTokens + node.tokens, gpu: target, recentMeanQueueing: recent, earlierMeanQueueing: earlier };

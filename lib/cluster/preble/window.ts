@@ -1,7 +1,7 @@
 // The window H of Preble's load cost (§3.3), kept incrementally: what was dispatched within H (added at dispatch,
 // expired from a queue), the output lengths of requests finished within H, the queueing samples of autoscaling by
 // half-window, and — for the released decode estimate — the decode tokens of the requests outstanding on each GPU.
-import { GlobalNodeInfo, GNode, ReleasedNodeStats, releasedOf } from "./global-tree";
+import { AutoscaleStats, autoscaleOf, GlobalNodeInfo, GNode, ReleasedNodeStats, releasedOf } from "./global-tree";
 import { NumberQueue, ObjectQueue } from "./queues";
 
 export class LoadWindow {
@@ -100,12 +100,12 @@ export class LoadWindow {
 
   /** A finished request's queueing, for the autoscaling statistics of its important node (recent half). */
   addQueueing(now: number, important: GNode, seconds: number): void {
-    const info = (important.payload as GlobalNodeInfo);
+    const stats = autoscaleOf(important.payload as GlobalNodeInfo);
     this.qTime.push(now);
     this.qValue.push(seconds);
     this.qNode.push(important);
-    info.recentSum += seconds;
-    info.recentCount++;
+    stats.recentSum += seconds;
+    stats.recentCount++;
   }
 
   /** Drops what left the window H (and moves autoscaling samples from the recent to the earlier half). */
@@ -155,18 +155,18 @@ export class LoadWindow {
     const q = this.qTime;
     const half = now - this.windowSeconds / 2;
     while (this.qEarlier < q.size && q.at(this.qEarlier) < half) {
-      const info = (this.qNode.at(this.qEarlier).payload as GlobalNodeInfo);
+      const stats = (this.qNode.at(this.qEarlier).payload as GlobalNodeInfo).autoscale as AutoscaleStats;
       const v = this.qValue.at(this.qEarlier);
-      info.recentSum -= v;
-      info.recentCount--;
-      info.earlierSum += v;
-      info.earlierCount++;
+      stats.recentSum -= v;
+      stats.recentCount--;
+      stats.earlierSum += v;
+      stats.earlierCount++;
       this.qEarlier++;
     }
     while (q.size > 0 && q.at(0) < horizon) {
-      const info = (this.qNode.shift().payload as GlobalNodeInfo);
-      info.earlierSum -= this.qValue.at(0);
-      info.earlierCount--;
+      const stats = (this.qNode.shift().payload as GlobalNodeInfo).autoscale as AutoscaleStats;
+      stats.earlierSum -= this.qValue.at(0);
+      stats.earlierCount--;
       q.head++;
       this.qValue.head++;
       this.qEarlier--;
