@@ -67,27 +67,17 @@ export class RadixNode<P = unknown> {
     this.lastAccess = time;
   }
 
-  /** Makes a detached leaf a new node (RadixTree's `recycle` option): as if constructed, the stamp excepted (it
-   * keeps counting, so stale LRU entries never match). */
+  /** Makes a detached leaf a new node (RadixTree's `recycle` option): revive() with no payload. */
   reuse(segment: number, tokens: number, parent: RadixNode<P>, prefixTokens: number, depth: number, time: number): void {
     if (this.attached || this.childCount !== 0) throw new Error(`reuse: node ${this.segment} is not a detached leaf`);
-    const self = this as { -readonly [K in keyof RadixNode<P>]: RadixNode<P>[K] };
-    self.segment = segment;
-    self.tokens = tokens;
-    self.parent = parent;
-    self.prefixTokens = prefixTokens;
-    self.depth = depth;
-    this.held = tokens;
-    this.lastAccess = time;
-    this.refs = 0;
+    this.revive(segment, tokens, parent, prefixTokens, depth, time);
     this.payload = undefined;
-    this.attached = true;
-    this.slot = -1;
   }
 
   /** Makes a node of a released tree a new node of another tree (RadixTree's `pool` option), whatever state the old tree
-   * left it in: as if constructed, with an empty child list, the stamp excepted (it keeps counting) and the payload kept
-   * (the new tree's createPayload resets it). The list's storage is kept; entries past its length are never read. */
+   * left it in: as if constructed, with an empty child list, the stamp excepted (it keeps counting, so stale LRU
+   * entries never match) and the payload kept (the new tree's createPayload resets it). The list's storage is kept;
+   * entries past its length are never read. */
   revive(segment: number, tokens: number, parent: RadixNode<P>, prefixTokens: number, depth: number, time: number): void {
     const self = this as { -readonly [K in keyof RadixNode<P>]: RadixNode<P>[K] };
     self.segment = segment;
