@@ -254,3 +254,19 @@ describe("the global tree's leaf at finish (markFinished walks up from the leaf 
     expect(tree.tree.pathOf(tree.markFinished(long, 1, 3))).toEqual([1, 2]);
   });
 });
+
+describe("recompute times by node id (GlobalTree.recomputeNs, grown past its first 1,024 nodes)", () => {
+  it("every node's time is the prefill of its tokens on its prefix, on a new tree and on one of pooled nodes", () => {
+    for (let round = 0; round < 2; round++) {
+      const o = prebleOptions(1, 1_000_000, { autoscale: false, pairing: false });
+      const tree = new GlobalTree(1, false);
+      const costs = new LoadCostModel(1, tokenStep(), o, tree, new LoadWindow(1, o.windowSeconds, o.defaultOutputTokens), null);
+      // 1,500 requests of two segments under 5 shared roots: 1,505 nodes, ids past 1,024
+      for (let i = 0; i < 1500; i++) tree.analyze(request([{ id: 1 + (i % 5), tokens: 100 + (i % 5) }, { id: 100 + i, tokens: 1 + (i % 7) }]), i);
+      expect(tree.nodes.length).toBeGreaterThan(1500);
+      for (const node of tree.nodes.slice(1)) expect(costs.recomputeNanoseconds(node)).toBe(costs.prefillNanoseconds(node.tokens, node.prefixTokens));
+      for (const node of tree.nodes.slice(1)) expect(tree.recomputeNs[infoOf(node).id]).toBe(costs.prefillNanoseconds(node.tokens, node.prefixTokens)); // kept
+      tree.release(); // round 1 runs on these nodes
+    }
+  });
+});

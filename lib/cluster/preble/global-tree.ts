@@ -2,6 +2,7 @@
 // allocated to, how many outstanding requests use it on each GPU, and (per GPU) an LRU list of the nodes no request
 // uses there — the order an eviction on that GPU would take them. Per-(node, GPU) counters live in pages shared by
 // 1,024 nodes (no per-node allocation, no copying as the tree grows).
+import { grownToHold } from "../../core/typed-arrays";
 import { RadixNode, RadixTree } from "../radix-tree";
 import type { EvictionNotice } from "../routers";
 import type { ClusterRequest } from "../workloads";
@@ -168,11 +169,8 @@ export class GlobalTree {
         const parent = node.parent;
         const important = parent === null || parent.parent === null || node.tokens > node.prefixTokens ? node : infoOf(parent).important;
         const slot = id & (PAGE_NODES - 1);
-        if (id >= this.recomputeNs.length) {
-          const grown = new Float64Array(2 * this.recomputeNs.length).fill(-1);
-          grown.set(this.recomputeNs);
-          this.recomputeNs = grown;
-        }
+        const known = this.recomputeNs;
+        if (id >= known.length) this.recomputeNs = grownToHold(known, id).fill(-1, known.length);
         if (slot === 0) {
           const page = new Float64Array(PAGE_NODES * SLOTS * R);
           for (let i = 0; i < PAGE_NODES; i++) page.fill(-Infinity, i * SLOTS * R + R, i * SLOTS * R + 2 * R);
