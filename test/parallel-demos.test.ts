@@ -49,4 +49,21 @@ describe("multi-run cells on worker threads", () => {
     expect(two.progress).toContain("06.4：已完成 6/6 次重放");
     expect(one.progress).toEqual(expect.arrayContaining(["02.1：已完成 1/18 次模拟", "02.3：已完成 1/30 次模拟"]));
   }, 600_000);
+
+  // A worker thread loads the library's own registries: a router registered in the calling thread (here one under a
+  // built-in's name) is unknown there, so once one is, sweeps run in the calling thread — with the router registered.
+  it("a router registered in the calling thread is the one a sweep runs (not the worker's built-in of that name)", () => {
+    const child = `
+const lib = process.env.LIB;
+const { registerRouter } = require(lib + "/cluster/routers");
+const { simulateMany } = require(lib + "/cluster/sweep");
+registerRouter("roundRobin", "test: everything to replica 0", () => ({ name: "zero", route: () => 0 }));
+const runs = Array.from({ length: 20 }, (_, k) => ({ workload: "videoQA", rate: 2, replicas: 4, router: "roundRobin", requestCount: 5000, seed: k }));
+console.log(JSON.stringify(simulateMany(runs).map((s) => s.metrics.maxShare)));
+`;
+    const r = spawnSync(process.execPath, ["-e", child], { cwd: ROOT, encoding: "utf8", env: { ...process.env, LIB: path.join(ROOT, "build", "lib"), LECTURE_THREADS: "2", LECTURE_RESULT_CACHE: "off" }, maxBuffer: 64 << 20, timeout: 300_000 });
+    if (r.status !== 0) throw new Error(r.stderr);
+    const shares = JSON.parse(r.stdout.trim().split("\n").pop() as string) as number[];
+    expect(shares).toEqual(Array(20).fill(1));
+  }, 600_000);
 });

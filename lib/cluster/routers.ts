@@ -100,10 +100,18 @@ interface RouterEntry {
 }
 
 const registry = new Map<string, RouterEntry>();
+/** grows with every registration: a memo of runs keyed by router names includes it (a name registered again runs anew) */
+let registrations = 0;
 
 /** Adds a router to the registry (the Preble and production-router issues register theirs here). */
 export function registerRouter(name: string, description: string, factory: RouterFactory): void {
   registry.set(name, { factory, description });
+  registrations++;
+}
+
+/** How many times a router has been registered so far (session memos put it in their keys). */
+export function routerRegistrations(): number {
+  return registrations;
 }
 
 export function routerNames(): string[] {

@@ -9,7 +9,8 @@ import "./preble/index";
 import "./local/prefix-and-priority";
 import "./routers-production/index";
 import { LOW_HIT_FRACTION, lowHitP99 } from "./preble/runs";
-import { isNamedRouter } from "./routers";
+import { isNamedRouter, routerRegistrations } from "./routers";
+import { localPolicyRegistrations } from "./local/policy";
 import { ClusterMetrics, ClusterOptions, ClusterResult, simulateSummarized } from "./simulate";
 
 /** What a sweep keeps of a run. */
@@ -40,6 +41,22 @@ export function summarizeRun(result: ClusterResult): RunSummary {
   };
 }
 
+/** The registries' state, for the keys of a session's memo of runs: a router or local policy registered again under
+ * its name (a student's own rule in place of a built-in) makes every key new, so nothing is taken from before. */
+export function registrationsKey(): string {
+  return `${routerRegistrations()}.${localPolicyRegistrations()}`;
+}
+
+/** The registries as this module's imports left them: every built-in router and local policy (a worker thread loads
+ * this file and has exactly these). */
+const BUILT_IN_REGISTRATIONS = registrationsKey();
+
+/** True once code in this thread has registered a router or local policy (a student's own, or one under a built-in's
+ * name): worker threads would not know it, so sweeps then run in this thread. */
+export function registriesChangedHere(): boolean {
+  return registrationsKey() !== BUILT_IN_REGISTRATIONS;
+}
+
 /** One run, summarized (the function worker threads call). */
 export function simulateSummary(options: ClusterOptions): RunSummary {
   return simulateSummarized(options, summarizeRun);
@@ -51,7 +68,8 @@ const SIMULATE_TASK = parallelTask(__filename, "simulateSummary", simulateSummar
  * `progress(done, total)` is called as runs finish. Options holding functions or router instances cannot cross
  * threads: such a sweep runs in the calling thread (same results). */
 export function simulateMany(runs: readonly ClusterOptions[], progress?: (done: number, total: number) => void): RunSummary[] {
-  const plain = runs.every((o) => isNamedRouter(o.router) && typeof o.localPolicy !== "function");
+  // Names a worker resolves as this thread does: built-in routers and local policies, none registered here since.
+  const plain = !registriesChangedHere() && runs.every((o) => isNamedRouter(o.router) && typeof o.localPolicy !== "function");
   // Longer runs first, so the last one to finish is a short one.
   const weights = runs.map((o) => o.requestCount ?? (typeof o.workload === "object" ? o.workload.requests.length : o.requests?.length ?? 1000));
   const work = weights.reduce((a, b) => a + b, 0);

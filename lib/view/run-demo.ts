@@ -17,17 +17,17 @@ export function runDemoWithProgress(id: string, overrides: DemoParams = {}): Tab
   const started = Date.now();
   const seconds = () => (Date.now() - started) / 1000;
   let last = -Infinity;
-  status.update(`${id}: running …`);
+  status.update(`${id}：运行中…`);
   try {
     const table = runDemo(id, overrides, {
       progress: (message) => {
         const now = Date.now();
         if (now - last < 100) return;
         last = now;
-        status.update(`${message} · ${seconds().toFixed(0)} s`);
+        status.update(`${message} · ${seconds().toFixed(0)} 秒`);
       },
     });
-    status.done(`${id}: done in ${seconds().toFixed(1)} s`);
+    status.done(`${id}：用时 ${seconds().toFixed(1)} 秒`);
     return table;
   } catch (e) {
     status.done("");

@@ -2,7 +2,7 @@
 import { mapParallel, parallelTask } from "../../core/parallel";
 import { quantile } from "../../core/stats";
 import { ClusterOptions, simulateSummarized } from "../simulate";
-import { RunSummary, simulateMany, summarizeRun } from "../sweep";
+import { registrationsKey, registriesChangedHere, RunSummary, simulateMany, summarizeRun } from "../sweep";
 
 // The §3 demos share many runs (03.2's cost runs are cells of 03.1's grid, its pairing runs too): a run is a pure
 // function of its options, so a session keeps each summary once and a later demo asking for the same run reuses it.
@@ -11,7 +11,8 @@ const MEMO_LIMIT = 2000;
 
 /** simulateMany with the session's memo: runs already simulated (same options, same seed) are not run again. */
 export function simulateConfigurations(runs: readonly ClusterOptions[], progress?: (done: number, total: number) => void): RunSummary[] {
-  const keys = runs.map((o) => JSON.stringify(o));
+  const registered = registrationsKey();
+  const keys = runs.map((o) => `${registered}|${JSON.stringify(o)}`);
   const missing: number[] = [];
   keys.forEach((k, i) => {
     if (!memo.has(k) && !missing.some((j) => keys[j] === k)) missing.push(i);
@@ -54,9 +55,10 @@ const queueingMemo = new Map<string, QueueingSummary>();
 
 /** simulateQueueing over runs (all cores), with the session's memo. */
 export function simulateQueueingMany(runs: readonly ClusterOptions[], progress?: (done: number, total: number) => void): QueueingSummary[] {
-  const keys = runs.map((o) => JSON.stringify(o));
+  const registered = registrationsKey();
+  const keys = runs.map((o) => `${registered}|${JSON.stringify(o)}`);
   const missing = keys.map((k, i) => (queueingMemo.has(k) ? -1 : i)).filter((i) => i >= 0);
-  const fresh = mapParallel(QUEUEING_TASK, missing.map((i) => [runs[i]] as [ClusterOptions]), { onResult: progress ? (_, d, total) => progress(d, total) : undefined });
+  const fresh = mapParallel(QUEUEING_TASK, missing.map((i) => [runs[i]] as [ClusterOptions]), { threads: registriesChangedHere() ? 1 : undefined, onResult: progress ? (_, d, total) => progress(d, total) : undefined });
   if (queueingMemo.size + fresh.length > MEMO_LIMIT) queueingMemo.clear();
   missing.forEach((i, j) => queueingMemo.set(keys[i], fresh[j]));
   return keys.map((k) => queueingMemo.get(k) as QueueingSummary);

@@ -6,7 +6,7 @@ import { mapParallel, parallelTask } from "../../core/parallel";
 import { CLUSTER_CONFIGURATIONS, configurationOptions } from "../../cluster/preble/configs";
 import { routerNames } from "../../cluster/routers";
 import { ClusterMetrics, ClusterOptions, simulateCluster } from "../../cluster/simulate";
-import "../../cluster/sweep"; // every router and local policy registered, in a worker too
+import { registriesChangedHere } from "../../cluster/sweep"; // every router and local policy registered, in a worker too
 import type { ClusterRequest } from "../../cluster/workloads";
 import { blockTraceRequests, loadMooncakeConversation, traceWindow } from "../../traces/mooncake-conversation";
 
@@ -65,5 +65,6 @@ export function replayRuns(jobs: readonly ReplayJob[], progress?: (message: stri
     const trace = loadMooncakeConversation();
     for (const j of jobs) work += traceWindow(trace, j.fromMinute, j.minutes).count;
   }
-  return mapParallel(REPLAY_TASK, jobs.map((j) => [j] as [ReplayJob]), { work, onResult: progress ? (_, done, total) => progress(`06.4：已完成 ${done}/${total} 次重放`) : undefined });
+  // a router registered in this thread is unknown to the workers: then every replay runs here
+  return mapParallel(REPLAY_TASK, jobs.map((j) => [j] as [ReplayJob]), { work, threads: registriesChangedHere() ? 1 : undefined, onResult: progress ? (_, done, total) => progress(`06.4：已完成 ${done}/${total} 次重放`) : undefined });
 }
