@@ -11,7 +11,8 @@
 import { checkInteger, checkNumber, checkOneOf } from "../core/errors";
 import { rng } from "../core/rng";
 import { mean, quantile, standardDeviation } from "../core/stats";
-import { boundedParetoSize, JOB_SIZE_DISTRIBUTIONS, JobSizeDistribution } from "./job-sizes";
+import { JOB_SIZE_DISTRIBUTIONS, JobSizeDistribution } from "./job-sizes";
+import { jobStream } from "./job-stream";
 import { DISPATCH_POLICIES, DispatchPolicy } from "./policies";
 import { DispatchPolicyInput, isUserPolicy, resolveUserPolicy, RunWatch, UserPolicy, UserPolicyRunner, withTimeLimit } from "./user-policy";
 import { ArrivalCounter, ArrivalWindow, HerdingMeter, QueueSampler, QueueTraceWindow, QueueTracer, QueueWindow } from "./observers";
@@ -132,12 +133,13 @@ function simulate(o: Resolved, watch?: RunWatch): DispatchRun {
   const N = o.servers;
   const jobs = o.jobs;
   const root = rng(o.seed);
-  // Separate streams: every policy sees the same arrivals and sizes for a given seed (common random numbers).
-  const arrivalStream = root.fork("arrivals");
-  const sizeStream = root.fork("sizes");
-  const heavy = o.sizes === "boundedPareto";
+  // Separate streams: every policy sees the same arrivals and sizes for a given seed (common random numbers); the
+  // session keeps them (job-stream.ts).
   const choice = root.fork("dispatch");
   const meanGap = 1 / (o.utilization * N);
+  const stream = jobStream(o.seed, o.sizes, meanGap, jobs);
+  const arrivalTimes = stream.arrival;
+  const sizes = stream.size;
   const warmupJobs = Math.min(jobs - 1, Math.floor(o.warmupFraction * jobs));
 
   const records: JobRecords | undefined = o.recordJobs
@@ -168,10 +170,8 @@ function simulate(o: Resolved, watch?: RunWatch): DispatchRun {
   let t = 0;
   let sum = 0;
   for (let i = 0; i < jobs; i++) {
-    t += arrivalStream.exponential(meanGap);
-    // the arithmetic of jobSizeSampler, inline: one call site per distribution keeps V8's feedback monomorphic
-    const u = sizeStream.uniform();
-    const x = heavy ? boundedParetoSize(u) : -Math.log(1 - u);
+    t = arrivalTimes[i];
+    const x = sizes[i];
     trace?.beforeArrival(t, state.system);
     if (stale && t >= nextRefresh) {
       const r = Math.floor(t / o.refresh) * o.refresh;
