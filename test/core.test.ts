@@ -74,6 +74,54 @@ describe("EventQueue", () => {
     expect(got).toEqual(expected);
     expect(q.pop()).toBeUndefined();
   });
+
+  // The simulator's iteration: peek the earliest, push notices while handling it, then put the next iteration in its
+  // place (or remove it). The events must come out exactly as with popItem() first and push() last.
+  it("peekItem + pushes + replaceTop / removeTop pop the same sequence as popItem + pushes + push", () => {
+    for (const seed of [1, 2, 3]) {
+      const a = new EventQueue<string>();
+      const b = new EventQueue<string>();
+      const r = rng(seed);
+      let k = 0;
+      const both = (t: number) => {
+        const item = `e${k++}`;
+        a.push(t, item);
+        b.push(t, item);
+      };
+      for (let i = 0; i < 8; i++) both(Math.floor(r.uniform() * 5));
+      const gotA: string[] = [];
+      const gotB: string[] = [];
+      for (let step = 0; step < 3000 && a.size > 0; step++) {
+        const itemA = a.peekItem() as string;
+        const itemB = b.popItem() as string;
+        expect(a.lastTime).toBe(b.lastTime);
+        gotA.push(itemA);
+        gotB.push(itemB);
+        const now = a.lastTime;
+        // notices pushed while the event is handled: no earlier than now, ties included
+        const notices = Math.floor(r.uniform() * 3);
+        for (let j = 0; j < notices; j++) both(now + Math.floor(r.uniform() * 3));
+        if (r.uniform() < 0.85 || step < 100) {
+          const next = now + Math.floor(r.uniform() * 4); // the same time included
+          const item = `e${k++}`;
+          a.replaceTop(next, item);
+          b.push(next, item);
+        } else a.removeTop();
+        expect(a.size).toBe(b.size);
+      }
+      while (a.size > 0) gotA.push(a.popItem() as string);
+      while (b.size > 0) gotB.push(b.popItem() as string);
+      expect(gotA).toEqual(gotB);
+      expect(gotA.length).toBeGreaterThan(3000);
+    }
+  });
+
+  it("replaceTop and removeTop on an empty queue throw", () => {
+    const q = new EventQueue<number>();
+    expect(() => q.replaceTop(1, 1)).toThrow(/empty/);
+    expect(() => q.removeTop()).toThrow(/empty/);
+    expect(q.peekItem()).toBeUndefined();
+  });
 });
 
 describe("stats", () => {

@@ -152,22 +152,31 @@ export class ClusterRun {
         this.view.now = scheduled.lastTime;
         this.handleEvent(scheduled.lastTime, item);
       } else if (events.size > 0 && tEvent <= tArrival) {
-        const item = events.popItem() as number;
+        // an iteration's end stays on top while the replica applies it: the next one replaces it (iterate)
+        const item = events.peekItem() as number;
         this.view.now = events.lastTime;
         if (item >= 0) this.iterate(this.engines[item]);
-        else this.handleEvent(events.lastTime, item);
+        else {
+          events.removeTop();
+          this.handleEvent(events.lastTime, item);
+        }
       } else this.dispatch(requests[this.next]);
     }
     if (this.settings.check) this.checkEnd();
   }
 
-  /** A replica's iteration ends: apply it and plan the next (the time is read from the queue, not passed: see
-   * Replica.now). */
+  /** A replica's iteration ends (its event still on top of the queue: peekItem): apply it and plan the next, which
+   * takes the ended one's place (the time is read from the queue, not passed: see Replica.now). The notices it posts
+   * meanwhile are pushed below it. */
   private iterate(e: Replica): void {
-    e.now = this.events.lastTime;
+    const events = this.events;
+    e.now = events.lastTime;
     e.end();
-    if (e.begin()) this.events.push(e.nextEnd, e.index);
-    else e.busy = false;
+    if (e.begin()) events.replaceTop(e.nextEnd, e.index);
+    else {
+      events.removeTop();
+      e.busy = false;
+    }
   }
 
   /** The other events: replication and timeline samples, delayed notices and restarts. */

@@ -58,6 +58,34 @@ export class EventQueue<T> {
     return item;
   }
 
+  /** The earliest entry's item, left in place (its time in `lastTime`); undefined when empty. The caller then ends it
+   * with replaceTop or removeTop, and may push in between: an entry pushed meanwhile has a later (time, insertion)
+   * key than the earliest one (its time is no earlier, its insertion later), so the earliest stays on top. */
+  peekItem(): T | undefined {
+    if (this.count === 0) return undefined;
+    this.lastTime = this.times[0];
+    return this.items[0];
+  }
+
+  /** Replaces the earliest entry with (time, item): the same entries, in the same order of popping, as popItem()
+   * before the pushes since peekItem and push(time, item) now — one sift down instead of a sift down and up (an
+   * engine iteration that plans the next is the simulator's commonest event). */
+  replaceTop(time: number, item: T): void {
+    if (this.count === 0) throw new Error("replaceTop: the queue is empty");
+    this.siftDown(time, this.counter++, item, this.count);
+  }
+
+  /** Removes the earliest entry (after peekItem). */
+  removeTop(): void {
+    const n = this.count;
+    if (n === 0) throw new Error("removeTop: the queue is empty");
+    const items = this.items;
+    const last = n - 1;
+    this.count = last;
+    if (last > 0) this.siftDown(this.times[last], this.seqs[last], items[last], last);
+    items[last] = undefined as unknown as T;
+  }
+
   pop(): { time: number; item: T } | undefined {
     if (this.count === 0) return undefined;
     const item = this.popItem() as T;
