@@ -1,10 +1,11 @@
 // A long demo with a status line: `const t = runDemoWithProgress("03.1"); show(t);`.
 //
 // The demo's progress messages (context.progress) redraw one status line — an updatable display in the notebook, a
-// rewritten stderr line on a terminal — with the seconds elapsed, at most ~10 times a second; when the demo ends
-// the line says how long it took. The table is runDemo's. Although the demo runs synchronously in the kernel's
-// thread, the notebook shows each update as it is made (tslab hands display messages to ZeroMQ, whose own thread
-// sends them: checked with nbclient, the updates arrive one by one while the cell runs).
+// rewritten stderr line on a terminal — with the seconds elapsed, at most ~10 times a second; when the demo ends the
+// line is cleared (a handout shows no timing: it would differ from run to run). The table is runDemo's. Although the
+// demo runs synchronously in the kernel's thread, the notebook shows each update as it is made (tslab hands display
+// messages to ZeroMQ, whose own thread sends them: checked with nbclient, the updates arrive one by one while the cell
+// runs).
 import type { Table } from "../core/table";
 import { DemoParams, getDemo, runDemo } from "../demos/registry";
 import { statusLine } from "./display";
@@ -27,7 +28,7 @@ export function runDemoWithProgress(id: string, overrides: DemoParams = {}): Tab
         status.update(`${message} · ${seconds().toFixed(0)} 秒`);
       },
     });
-    status.done(`${id}：用时 ${seconds().toFixed(1)} 秒`);
+    status.done("");
     return table;
   } catch (e) {
     status.done("");
