@@ -46,15 +46,10 @@ export class EventQueue<T> {
 
   /** Removes the earliest entry and returns its item (its time in `lastTime`); undefined when empty. */
   popItem(): T | undefined {
-    const n = this.count;
-    if (n === 0) return undefined;
-    const items = this.items;
-    const item = items[0];
+    if (this.count === 0) return undefined;
+    const item = this.items[0];
     this.lastTime = this.times[0];
-    const last = n - 1;
-    this.count = last;
-    if (last > 0) this.siftDown(this.times[last], this.seqs[last], items[last], last);
-    items[last] = undefined as unknown as T; // no reference kept to a popped item
+    this.removeTop();
     return item;
   }
 
@@ -75,7 +70,7 @@ export class EventQueue<T> {
     this.siftDown(time, this.counter++, item, this.count);
   }
 
-  /** Removes the earliest entry (after peekItem). */
+  /** Removes the earliest entry (popItem, or after peekItem). */
   removeTop(): void {
     const n = this.count;
     if (n === 0) throw new Error("removeTop: the queue is empty");
@@ -83,7 +78,7 @@ export class EventQueue<T> {
     const last = n - 1;
     this.count = last;
     if (last > 0) this.siftDown(this.times[last], this.seqs[last], items[last], last);
-    items[last] = undefined as unknown as T;
+    items[last] = undefined as unknown as T; // no reference kept to a removed item
   }
 
   pop(): { time: number; item: T } | undefined {

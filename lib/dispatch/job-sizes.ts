@@ -71,8 +71,8 @@ export function boundedParetoSize(u: number): number {
   return x < BOUNDED_PARETO_LOW ? BOUNDED_PARETO_LOW : x > BP_HIGH ? BP_HIGH : x;
 }
 
-/** A sampler of job sizes with mean 1 drawing from `r` (one uniform per size; the simulator inlines the same
- * arithmetic). */
+/** A sampler of job sizes with mean 1 drawing from `r` (one uniform per size): the sizes of the simulator's jobs
+ * (job-stream.ts). */
 export function jobSizeSampler(distribution: JobSizeDistribution, r: Rng): () => number {
   const d = checkOneOf("sizes", distribution, JOB_SIZE_DISTRIBUTIONS);
   if (d === "exponential") return () => -Math.log(1 - r.uniform());

@@ -3,7 +3,7 @@
 // 01.3's refresh intervals — runs the same seeds again and again: the session keeps each seed's jobs once, and a run
 // reads them instead of drawing them again (the same doubles, so the same results; drawing was a sixth of 01.2's time).
 import { rng } from "../core/rng";
-import { boundedParetoSize, JobSizeDistribution } from "./job-sizes";
+import { JobSizeDistribution, jobSizeSampler } from "./job-sizes";
 
 export interface JobStream {
   /** arrival time of job i (mean service times), increasing */
@@ -40,24 +40,16 @@ export function jobStream(seed: number | string, sizes: JobSizeDistribution, mea
 function drawJobs(seed: number | string, sizes: JobSizeDistribution, meanGap: number, jobs: number): JobStream {
   const root = rng(seed);
   const arrivals = root.fork("arrivals");
-  const sizeStream = root.fork("sizes");
+  const size = jobSizeSampler(sizes, root.fork("sizes"));
   const arrival = new Float64Array(jobs);
-  const size = new Float64Array(jobs);
+  const sized = new Float64Array(jobs);
   let t = 0;
-  if (sizes === "boundedPareto") {
-    for (let i = 0; i < jobs; i++) {
-      t += arrivals.exponential(meanGap);
-      arrival[i] = t;
-      size[i] = boundedParetoSize(sizeStream.uniform());
-    }
-  } else {
-    for (let i = 0; i < jobs; i++) {
-      t += arrivals.exponential(meanGap);
-      arrival[i] = t;
-      size[i] = -Math.log(1 - sizeStream.uniform());
-    }
+  for (let i = 0; i < jobs; i++) {
+    t += arrivals.exponential(meanGap);
+    arrival[i] = t;
+    sized[i] = size();
   }
-  return { arrival, size };
+  return { arrival, size: sized };
 }
 
 /** Jobs the session keeps now (tests). */
