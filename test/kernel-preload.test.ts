@@ -6,13 +6,13 @@
 import * as fs from "fs";
 import * as path from "path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ROOT, ensureKernelSpec, runNotebooks } from "./support/processes";
+import { ROOT, TSLAB_KERNELSPEC, ensureKernelSpec, runNotebooks } from "./support/processes";
 
 let dir = "";
 
 const notebook = (cells: string[]) => ({
   cells: cells.map((source, i) => ({ cell_type: "code", execution_count: null, id: `c${i}`, metadata: {}, outputs: [], source })),
-  metadata: { kernelspec: { display_name: "TypeScript", language: "typescript", name: "tslab" } },
+  metadata: { kernelspec: TSLAB_KERNELSPEC },
   nbformat: 4,
   nbformat_minor: 5,
 });

@@ -7,9 +7,8 @@ import { spawnSync } from "child_process";
 import * as fs from "fs";
 import * as path from "path";
 import { describe, expect, it } from "vitest";
-import { NOTEBOOKS_DIR, ROOT } from "./support/processes";
+import { NOTEBOOKS_DIR, ROOT, TSLAB_KERNELSPEC } from "./support/processes";
 
-const TSLAB_KERNELSPEC = { name: "tslab", display_name: "TypeScript", language: "typescript" };
 const names = fs.readdirSync(NOTEBOOKS_DIR).filter((f) => f.endsWith(".ipynb")).sort();
 
 interface Cell {

@@ -9,6 +9,8 @@ export const ROOT = path.resolve(__dirname, "..", "..");
 export const NOTEBOOKS_DIR = path.join(ROOT, "notebooks");
 export const PYTHON = "/usr/bin/python3"; // Debian's: it has nbclient / nbconvert (a pyenv python3 on PATH does not)
 export const RUNNER = path.join(ROOT, "scripts", "run_notebooks.py");
+/** The kernelspec every notebook names (test/notebooks-clean.test.ts checks the committed ones). */
+export const TSLAB_KERNELSPEC = { name: "tslab", display_name: "TypeScript", language: "typescript" };
 
 export interface ProcessResult {
   code: number | null;
