@@ -57,6 +57,16 @@ describe("the page's selector loops", () => {
     }
   });
 
+  it("with cached verdicts (one per allocation, question and module, the authors' response cache): the same paths", () => {
+    const debateEv = new Evaluator(randomPoolWorld({ pool: 3, train: 60, test: 60 }), debate());
+    for (let i = 0; i < 4; i++) {
+      const start = Array.from({ length: 6 }, (_, j) => (i * 5 + j * 2) % debateEv.modelCount);
+      const t = selectorTask({ evaluator: debateEv, q: 0.7, diagnoserSeed: `c${i}`, verdicts: "cached" });
+      const library = llmSelector(debateEv, { start, q: 0.7, seed: `c${i}`, verdicts: "cached", maxBudget: 600, detectCycles: false });
+      expect(page04.llmSelectorSearch(t, start, 0.5, 600), `start ${start}`).toEqual(library.path);
+    }
+  });
+
   it("the task refuses a bad allocation, module or question with a ParameterError naming it", () => {
     expect(() => task.accuracy([0, 9])).toThrow(/allocation\[1\]/);
     expect(() => task.diagnose([0, 0], 2, 0)).toThrow(/module/);

@@ -156,6 +156,37 @@ describe("systems", () => {
     }
   });
 
+  it("debate: the vote and the blame, question by question, on a hand-built set", () => {
+    // models 0–5 fill the six modules in order (allocation [0, 1, 2, 3, 4, 5]); per question: which generators answer
+    // right (else their wrong answer), which debaters see the truth, and the expected outcome
+    type Case = { right: number[]; wrong?: number[]; sees: number[]; correct: 0 | 1; fault: number; ownFault?: number; ownCorrect?: 0 | 1 };
+    const cases: Case[] = [
+      { right: [0, 1, 2], sees: [], correct: 1, fault: 0 }, // unanimous: every debater picks the right answer
+      { right: [0], sees: [3, 4], correct: 1, fault: 0 }, // present, two debaters see it
+      { right: [1], sees: [5], correct: 0, fault: 8 | 16 }, // present, one sees it: debaters 1 and 2 are at fault
+      { right: [], sees: [3, 4, 5], correct: 0, fault: 7, ownCorrect: 1, ownFault: 0 }, // no right answer: the generators
+      { right: [], sees: [3], correct: 0, fault: 7, ownCorrect: 0, ownFault: 7 | 16 | 32 }, // … and with own knowledge, the debaters who did not see too
+      { right: [], wrong: [0, 0, 0], sees: [], correct: 1, fault: 0 }, // a wrong answer of 0 is the right answer
+      { right: [], wrong: [0, 2, 1], sees: [], correct: 0, fault: 8 | 16 | 32 }, // present through it; nobody sees it
+    ];
+    const size = cases.length;
+    const success = Array.from({ length: 6 }, () => SKILLS.map(() => new Uint8Array(size)));
+    const wrongAnswer = Array.from({ length: 6 }, () => new Uint8Array(size).fill(1));
+    cases.forEach((c, z) => {
+      for (const m of c.right) success[m][skillIndex("answer")][z] = 1;
+      c.wrong?.forEach((w, m) => (wrongAnswer[m][z] = w));
+      for (const m of c.sees) success[m][skillIndex("critique")][z] = 1;
+    });
+    const set = { split: "train" as const, size, difficulty: new Float64Array(size), success, wrongAnswer, selfCheck: success.map(() => new Float64Array(size)) };
+    for (const own of [false, true]) {
+      const correct = new Uint8Array(size);
+      const fault = new Uint8Array(size);
+      debate({ debatersOwnKnowledge: own }).run(set, [0, 1, 2, 3, 4, 5], correct, fault);
+      expect([...correct]).toEqual(cases.map((c) => (own ? c.ownCorrect ?? c.correct : c.correct)));
+      expect([...fault]).toEqual(cases.map((c) => (own ? c.ownFault ?? c.fault : c.fault)));
+    }
+  });
+
   it("debate: letting debaters answer from their own knowledge never hurts", () => {
     const w = randomPoolWorld({ pool: 3 });
     const only = new Evaluator(w, debate());

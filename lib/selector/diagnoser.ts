@@ -38,13 +38,25 @@ export class Diagnoser {
   /** Module j's diagnoser score for one run on question `question` under the allocation `allocationKey`: 1 if the
    * diagnoser does not blame module j, else 0. Fresh mode ignores the key and the question (a new call each time). */
   judge(faultMask: number, module: number, allocationKey = "", question = 0): number {
-    if (this.mode === "fresh") return this.blame(faultMask) & (1 << module) ? 0 : 1;
+    return this.judgeIn(this.mode === "fresh" ? null : this.prompt(allocationKey, module), faultMask, module, question);
+  }
+
+  /** Cached mode: the verdicts of the prompt "is module `module` at fault under `allocationKey`?", one per question
+   * (-1 = not asked yet), created on first use. */
+  prompt(allocationKey: string, module: number): Int8Array {
     const key = `${allocationKey}|${module}`;
     let verdicts = this.cache.get(key);
     if (!verdicts) {
       verdicts = new Int8Array(this.questions).fill(-1);
       this.cache.set(key, verdicts);
     }
+    return verdicts;
+  }
+
+  /** judge() with the prompt's verdicts already looked up (`prompt(...)`; null in fresh mode): a caller judging many
+   * questions of one prompt looks it up once. */
+  judgeIn(verdicts: Int8Array | null, faultMask: number, module: number, question: number): number {
+    if (verdicts === null) return this.blame(faultMask) & (1 << module) ? 0 : 1;
     if (verdicts[question] < 0) verdicts[question] = this.blame(faultMask) & (1 << module) ? 0 : 1;
     return verdicts[question];
   }
