@@ -24,6 +24,8 @@
 // 5. A V8 code cache of TypeScript and tslab (below; scripts/kernel-code-cache.cjs): written after the warm-up of 3.
 // 6. One TypeScript program update per cell instead of tslab's two (scripts/tslab-convert-patch.cjs): the cell's
 //    top-level names come from its file bound on its own. L11_CONVERT_PATCH=off turns it off.
+// 7. The simulation engines' JIT warmed after 3's preload by a few short runs (lib/demos/warm-up.ts), so a notebook's
+//    first simulation does not run interpreted. L11_WARM_RUNS=off turns it off.
 "use strict";
 const fs = require("fs");
 const path = require("path");
@@ -126,7 +128,19 @@ function warmUp(c, convert) {
   } catch {
     // a failed warm-up leaves the first cell to do the work, as without it
   }
-  preloadLibrary();
+  if (preloadLibrary()) warmEngines();
+}
+
+/** 7. The engines' JIT warmed by a few short runs of the preloaded library (lib/demos/warm-up.ts): a notebook's first
+ * simulation otherwise runs interpreted (06.1's first cell, 07's 02.4). Off with L11_WARM_RUNS=off; a failure leaves
+ * the first cell to pay, as without it. */
+function warmEngines() {
+  if (process.env.L11_WARM_RUNS === "off" || preloaded === null) return;
+  try {
+    require(path.join(preloaded.dir, "demos", "warm-up.js")).warmEngines();
+  } catch {
+    // an older build without the warm-up, or a run that failed: nothing is kept from it
+  }
 }
 
 /** What preloadLibrary loaded, until the import cell runs: lib/index's path, the library's folder and its build
@@ -142,7 +156,7 @@ function preloadLibrary() {
   try {
     index = fs.realpathSync(path.join(process.cwd(), "lib", "index.js"));
   } catch {
-    return;
+    return false;
   }
   const dir = path.dirname(index);
   preloaded = { index, dir, stamp: stampTime(dir) };
@@ -150,9 +164,10 @@ function preloadLibrary() {
     try {
       require(path.resolve(dir, m[1]));
     } catch {
-      return;
+      return false;
     }
   }
+  return true;
 }
 
 function stampTime(dir) {

@@ -17,12 +17,16 @@ const notebook = (cells: string[]) => ({
   nbformat_minor: 5,
 });
 
-// Before the import: the modules lib/index re-exports are in the cache, lib/index is not; one module's exports kept.
+// Before the import: the modules lib/index re-exports are in the cache, lib/index is not, and the engines' warm-up ran;
+// one module's exports kept.
 const PROBE = [
   'const libDir = require("path").dirname(require("fs").realpathSync("lib/index.js"));',
   'const loaded = Object.keys(require.cache).filter((f) => f.startsWith(libDir + "/"));',
   'if (loaded.length < 50 || loaded.includes(libDir + "/index.js")) throw new Error(`preloaded ${loaded.length} modules, lib/index among them: ${loaded.includes(libDir + "/index.js")}`);',
   'const coreBefore = require.cache[libDir + "/core/index.js"]!.exports;',
+  // the engines' warm-up ran behind the start, on the preloaded library (lib/demos/warm-up.ts)
+  'const warmed = require.cache[libDir + "/demos/warm-up.js"]?.exports.warmRunsDone();',
+  'if (warmed !== 6) throw new Error(`warm-up runs before the first cell: ${warmed}`);',
 ].join("\n");
 const IMPORT = 'import { check } from "./lib/index";\nvoid check;';
 const SAME = 'if (require.cache[libDir + "/core/index.js"]!.exports !== coreBefore) throw new Error("the import cell loaded the library again");';
