@@ -26,7 +26,7 @@ const PROBE = [
   'const coreBefore = require.cache[libDir + "/core/index.js"]!.exports;',
   // the engines' warm-up ran behind the start, on the preloaded library (lib/demos/warm-up.ts)
   'const warmed = require.cache[libDir + "/demos/warm-up.js"]?.exports.warmRunsDone();',
-  'if (warmed !== 6) throw new Error(`warm-up runs before the first cell: ${warmed}`);',
+  'if (warmed !== 8) throw new Error(`warm-up runs before the first cell: ${warmed}`);',
 ].join("\n");
 const IMPORT = 'import { check } from "./lib/index";\nvoid check;';
 const SAME = 'if (require.cache[libDir + "/core/index.js"]!.exports !== coreBefore) throw new Error("the import cell loaded the library again");';

@@ -2,7 +2,7 @@
 // the second (bench/RESULTS.md, Stop 31), and the slowest cells of the collection are such first runs (06.1's first
 // cell, 07's 02.4). scripts/kernel-startup.cjs calls warmEngines() right after the kernel's start, behind the previous
 // notebook: short runs through the paths the notebooks' cells take (the §2 routers on the radix trees, Preble's global
-// tree and local policies, the §1 dispatch loop), whose results are thrown away.
+// tree, rebalancing and local policies, the §1 dispatch loop), whose results are thrown away.
 //
 // Nothing a later run computes depends on them: every run builds its state from its own seed, and what a process keeps
 // between runs (pooled nodes and records, the session's job streams, keyed by seed) gives any later run the same
@@ -22,15 +22,19 @@ export function warmRunsDone(): number {
   return done;
 }
 
-/** The warm-up runs (150–240 ms in all on the developers' machine); returns how many ran. */
+/** The warm-up runs (170–250 ms in all on the developers' machine); returns how many ran. */
 export function warmEngines(): number {
   const section2 = { replicas: 4, seed: WARM_SEED, model: SECTION2_MODEL, gpu: SECTION2_GPU, oracle: true };
   simulateCluster({ ...section2, workload: "toolCalling", rate: 36, requestCount: 600, router: "thresholdAffinity" });
   simulateCluster({ ...section2, workload: "longDocQA", rate: 1, requestCount: 150, router: "cacheAwareGuarded" });
   simulateCluster({ ...section2, workload: "toolCalling", rate: 36, requestCount: 400, router: "roundRobin" });
   simulateCluster(configurationRun({ workload: "agent", rate: 30, replicas: 4, configuration: "preble", requestCount: 300, seed: WARM_SEED }));
+  // E2's rebalancing and the full Preble on the hot spot: 06.1's first cell (the lecture's six routers) 0.84–0.95 s
+  // after the six runs above, 0.74–0.93 s with these two as well (seven alternating pairs in fresh processes)
+  simulateCluster(configurationRun({ workload: "longDocQA", rate: 1, replicas: 4, configuration: "e2+rebalance", requestCount: 150, seed: WARM_SEED }));
+  simulateCluster(configurationRun({ workload: "toolCallingHotSpot", rate: 70, replicas: 8, configuration: "preble", requestCount: 500, seed: WARM_SEED }));
   simulateDispatch({ utilization: 0.9, jobs: 4000, policy: "powerOfTwo", seed: WARM_SEED });
   simulateDispatch({ utilization: 0.9, jobs: 4000, policy: "jsq", refresh: 1, seed: WARM_SEED });
-  done += 6;
-  return 6;
+  done += 8;
+  return 8;
 }
