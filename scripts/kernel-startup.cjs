@@ -135,7 +135,7 @@ function warmUp(c, convert) {
  * simulation otherwise runs interpreted (06.1's first cell, 07's 02.4). Off with L11_WARM_RUNS=off; a failure leaves
  * the first cell to pay, as without it. */
 function warmEngines() {
-  if (process.env.L11_WARM_RUNS === "off" || preloaded === null) return;
+  if (process.env.L11_WARM_RUNS === "off") return;
   try {
     require(path.join(preloaded.dir, "demos", "warm-up.js")).warmEngines();
   } catch {
