@@ -9,6 +9,10 @@
 // notebooks at a time (--jobs 2), and each notebook
 // by itself (<notebook>.aloneSeconds, without the result cache).
 //
+// Cell cache (scripts/kernel-cell-cache.cjs): the runs use the project's, filled first by scripts/cell-cache-fill.cjs as
+// `npm run setup` fills it — a reader's Run All after the set-up; one further run with an empty one
+// (collectionSecondsEmptyCellCache) shows the collection with every cell compiled by TypeScript.
+//
 // Result cache: every run starts with an empty one (LECTURE_RESULT_CACHE = a fresh folder), so 05 and 07 reuse only
 // what 01–06 computed in that same run — as in a reader's session or `npm run handouts` — and one further run with the
 // cache off (collectionSecondsNoCache) shows what the collection costs when every notebook computes everything.
@@ -63,10 +67,13 @@ export interface RunnerRun {
 }
 
 /** Runs the notebook runner on `notebooks` under /usr/bin/time (for the children's CPU seconds). */
-function runRunner(notebooks: string[], tag: string, extra: string[] = [], cache: "fresh" | "off" = "fresh"): Promise<RunnerRun> {
+function runRunner(notebooks: string[], tag: string, extra: string[] = [], cache: "fresh" | "off" = "fresh", cells: "filled" | "empty" = "filled"): Promise<RunnerRun> {
   // The result cache (lib/demos/result-cache.ts) starts empty for each run: what a run reuses, it computed itself.
   const cacheDir = cache === "fresh" ? fs.mkdtempSync(path.join(os.tmpdir(), `lecture-bench-cache-${tag}-`)) : "off";
-  const env = { ...process.env, LECTURE_RESULT_CACHE: cacheDir };
+  // The kernels' cell cache (scripts/kernel-cell-cache.cjs): the project's, filled as the set-up leaves it, or an
+  // empty folder of the run's own (every cell compiled by TypeScript, as before Stop 33).
+  const cellsDir = cells === "empty" ? fs.mkdtempSync(path.join(os.tmpdir(), `lecture-bench-cells-${tag}-`)) : null;
+  const env = { ...process.env, LECTURE_RESULT_CACHE: cacheDir, ...(cellsDir ? { L11_CELL_CACHE: cellsDir } : {}) };
   const summaryFile = path.join(os.tmpdir(), `lecture-bench-${process.pid}-${tag}.json`);
   const timeFile = path.join(os.tmpdir(), `lecture-bench-${process.pid}-${tag}.time`);
   const hasTime = fs.existsSync("/usr/bin/time");
@@ -90,6 +97,7 @@ function runRunner(notebooks: string[], tag: string, extra: string[] = [], cache
       const summary: NotebookSummary[] = fs.existsSync(summaryFile) ? JSON.parse(fs.readFileSync(summaryFile, "utf8")) : [];
       fs.rmSync(summaryFile, { force: true });
       if (cache === "fresh") fs.rmSync(cacheDir, { recursive: true, force: true });
+      if (cellsDir) fs.rmSync(cellsDir, { recursive: true, force: true });
       resolve({ summary, wallSeconds, cpuSeconds, code: code ?? 1, output });
     });
   });
@@ -168,6 +176,9 @@ export async function benchLecture(o: { notebooks?: string[]; repeats?: number; 
 
   const build = spawnSync(process.execPath, [path.join(ROOT, "scripts", "build-lib.mjs")], { cwd: ROOT, encoding: "utf8" });
   if (build.status !== 0) throw new Error(`lecture: npm run build failed:\n${build.stdout}${build.stderr}`);
+  // the cells compiled ahead, as `npm run setup` leaves them (a no-op when they are)
+  const fill = spawnSync(process.execPath, [path.join(ROOT, "scripts", "cell-cache-fill.cjs")], { cwd: ROOT, encoding: "utf8" });
+  o.progress?.(`lecture: ${(fill.stdout || fill.stderr || "").trim().split("\n").pop()}`);
 
   const runs: RunnerRun[] = [];
   let failedNotebooks = 0;
@@ -221,6 +232,15 @@ export async function benchLecture(o: { notebooks?: string[]; repeats?: number; 
     if (cold.code !== 0) process.stderr.write(`lecture: the run without the result cache failed:\n${cold.output.slice(-2000)}\n`);
     out.collectionSecondsNoCache = { value: round(cold.wallSeconds), unit: "wall s, one run with LECTURE_RESULT_CACHE=off: 05 and 07 compute the demos of 01–06 they show again" };
     out.collectionCpuSecondsNoCache = { value: round(cold.cpuSeconds), unit: "CPU s of that run" };
+    o.progress?.("lecture: once more with an empty cell cache (TypeScript compiles every cell, as on a first run before the set-up's fill) …");
+    const compiled = await runRunner(paths, "cells", [], "fresh", "empty");
+    if (compiled.code !== 0) process.stderr.write(`lecture: the run with an empty cell cache failed:\n${compiled.output.slice(-2000)}\n`);
+    const compiledCells = compiled.summary.reduce((s, e) => s + (e.cells ?? []).reduce((t, [, x]) => t + x, 0), 0);
+    const compiledOver = compiled.summary.flatMap((e) => (e.cells ?? []).filter(([, x]) => x > INTERACTIVE_TARGET).map(([cell, x]) => `${e.name} cell ${cell} ${x.toFixed(1)} s`));
+    out.collectionSecondsEmptyCellCache = { value: round(compiled.wallSeconds), unit: "wall s, one run with an empty cell cache (L11_CELL_CACHE = a fresh folder): every cell compiled by TypeScript in its kernel" };
+    out.collectionCpuSecondsEmptyCellCache = { value: round(compiled.cpuSeconds), unit: "CPU s of that run" };
+    out.cellsSecondsEmptyCellCache = { value: round(compiledCells), unit: "wall s inside code cells in that run" };
+    out.cellsOver2sEmptyCellCache = { value: compiledOver.length, unit: `cells over ${INTERACTIVE_TARGET} s in that run${compiledOver.length ? `: ${compiledOver.join("; ")}` : ""}` };
   }
 
   if (o.variants && paths.length > 1) {

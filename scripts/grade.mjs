@@ -172,8 +172,9 @@ async function runAll() {
     String(jobs),
     ...queued.map((q) => path.join(work, `${q.workName}.ipynb`)),
   ];
-  // No result cache: one submission's kernel must not read what another one wrote (lib/demos/result-cache.ts).
-  const child = spawn(PYTHON, args, { cwd: ROOT, env: { ...jupyterEnv(), LECTURE_RESULT_CACHE: "off" }, stdio: ["ignore", "pipe", "pipe"] });
+  // No result cache and no cell cache: one submission's kernel must not read what another one wrote
+  // (lib/demos/result-cache.ts; scripts/kernel-cell-cache.cjs — a submission's code could write a conversion there).
+  const child = spawn(PYTHON, args, { cwd: ROOT, env: { ...jupyterEnv(), LECTURE_RESULT_CACHE: "off", L11_CELL_CACHE: "off" }, stdio: ["ignore", "pipe", "pipe"] });
   let log = "";
   let pending = "";
   const onLine = (line) => {
