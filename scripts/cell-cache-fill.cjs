@@ -1,7 +1,7 @@
 // Fills the kernels' cell cache (scripts/kernel-cell-cache.cjs) ahead of a reader's first "Run All": each notebook's
 // code cells are converted in order, as a kernel converts them (each after the declarations of the cells before it),
 // by tslab's converter with the kernel's patch (scripts/tslab-convert-patch.cjs), in the notebooks' folder. A cell
-// already stored is read back, so a second fill costs ≈ 50 ms; after a change to the library every cell is converted
+// already stored is read back, so a second fill costs ≈ 0.4 s; after a change to the library every cell is converted
 // again (≈ 10 s for the 186 cells). scripts/setup.mjs runs it; L11_CELL_CACHE=off skips it, as it turns the cache off.
 //
 // The fill stops a notebook at its first cell with a type error (Run All stops there too) and skips %module and

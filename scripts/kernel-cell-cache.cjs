@@ -5,7 +5,7 @@
 // reads: the library's declarations, the @types packages, TypeScript's own lib files, tslab's options for this Node.
 // So a conversion is stored under a hash of (those files' fingerprint, prevDecl, src) and read back the next time the
 // same cell follows the same earlier cells: "Restart & Run All", a notebook run again, the cell below an edited rule
-// re-run twice. A cell converts in ≈ 1 ms instead of ≈ 60 ms, with the identical result (test/kernel-cell-cache.test.ts
+// re-run twice. A cell converts in ≈ 2 ms instead of ≈ 60 ms, with the identical result (test/kernel-cell-cache.test.ts
 // converts every notebook's cells both ways).
 //
 // What the fingerprint covers (fingerprintOf): this format, Node's version (tslab picks its target from it), tslab and

@@ -27,7 +27,7 @@
 // 7. The simulation engines' JIT warmed after 3's preload by a few short runs (lib/demos/warm-up.ts), so a notebook's
 //    first simulation does not run interpreted. L11_WARM_RUNS=off turns it off.
 // 8. Cell conversions stored and read back (scripts/kernel-cell-cache.cjs): a cell whose text and earlier cells'
-//    declarations are those of a previous conversion, with the same library and packages, skips TypeScript (≈ 1 ms
+//    declarations are those of a previous conversion, with the same library and packages, skips TypeScript (≈ 2 ms
 //    instead of ≈ 60). .cache/cells; L11_CELL_CACHE=off turns it off, L11_CELL_CACHE=<folder> puts it elsewhere.
 "use strict";
 const fs = require("fs");
