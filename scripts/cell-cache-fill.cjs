@@ -47,8 +47,9 @@ function fill({ files, cwd = NOTEBOOKS, root = ROOT, env = process.env }) {
     for (const file of files) {
       let prevDecl = "";
       for (const src of codeCells(file)) {
-        // tslab reads a cell's mode from a leading /** … */ comment (its metadata module loads TypeScript: only then)
-        if (src.includes("/**")) {
+        // tslab reads a cell's mode from a leading /** … */ comment's @module or @browser tag (its metadata module loads
+        // TypeScript: only for such a cell)
+        if (src.includes("/**") && /@(module|browser)\b/.test(src)) {
           if (meta === null) meta = require(require.resolve("tslab/dist/metadata", { paths: [here, __dirname] }));
           const m = meta.getCodeMetadata(src);
           if (m.module || m.mode === "browser") continue;
