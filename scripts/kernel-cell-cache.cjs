@@ -44,18 +44,20 @@ function versionOf(name, from) {
   }
 }
 
-/** Adds the files under `dir` (symlinks followed) to `hash`, sorted by path: the text of those `withText` accepts, the
- * name of the others. */
-function addTree(hash, dir, withText) {
+/** The files under `dir` (symlinks followed), sorted by their path below it: { rel, full, text } with `text` what
+ * `withText` says of the name (the fingerprint reads those files' texts, the names of the others). null when `dir`
+ * cannot be read. Directory entries' types come from readdir; only a symlink is stat'ed here. */
+function filesUnder(dir, withText, rel = "") {
   let entries;
   try {
     entries = fs.readdirSync(dir, { withFileTypes: true });
   } catch {
-    hash.update(`missing ${dir}\0`);
-    return;
+    return null;
   }
-  for (const e of entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
+  const out = [];
+  for (const e of entries.sort((x, y) => (x.name < y.name ? -1 : x.name > y.name ? 1 : 0))) {
     const full = path.join(dir, e.name);
+    const name = rel ? `${rel}/${e.name}` : e.name;
     let isDir = e.isDirectory();
     if (e.isSymbolicLink()) {
       try {
@@ -64,16 +66,26 @@ function addTree(hash, dir, withText) {
         isDir = false;
       }
     }
-    if (isDir) {
-      hash.update(`dir ${e.name}\0`);
-      addTree(hash, full, withText);
-      hash.update(`end ${e.name}\0`);
-    } else if (withText(e.name)) {
-      hash.update(`file ${e.name}\0`);
-      hash.update(readOr(full, "\0unreadable\0"));
+    if (isDir) out.push(...(filesUnder(full, withText, name) ?? []));
+    else out.push({ rel: name, full, text: withText(e.name) });
+  }
+  return out;
+}
+
+/** Adds the files under `dir` to `hash` (filesUnder): the texts of those it reads, the names of the others. */
+function addTree(hash, dir, withText) {
+  const files = filesUnder(dir, withText);
+  if (files === null) {
+    hash.update(`missing ${dir}\0`);
+    return;
+  }
+  for (const f of files) {
+    if (f.text) {
+      hash.update(`file ${f.rel}\0`);
+      hash.update(readOr(f.full, "\0unreadable\0"));
       hash.update("\0");
     } else {
-      hash.update(`name ${e.name}\0`);
+      hash.update(`name ${f.rel}\0`);
     }
   }
 }
@@ -95,36 +107,30 @@ function fingerprintOf({ cwd, root }) {
   return hash.digest("hex");
 }
 
-/** The sizes and modification times of the files under `dir` that `withText` accepts (symlinks followed), the names of
- * the others, in one string. */
+/** The sizes and modification times of the files under `dir` whose texts the fingerprint reads, the names of the
+ * others (filesUnder), in one string. */
 function statsUnder(dir, withText) {
+  const files = filesUnder(dir, withText);
+  if (files === null) return "-";
   let out = "";
-  let entries;
-  try {
-    entries = fs.readdirSync(dir, { withFileTypes: true });
-  } catch {
-    return "-";
-  }
-  for (const e of entries) {
-    const full = path.join(dir, e.name);
-    if (!e.isDirectory() && !e.isSymbolicLink() && !withText(e.name)) {
-      out += `${e.name};`; // the fingerprint reads only its name
+  for (const f of files) {
+    if (!f.text) {
+      out += `${f.rel};`;
       continue;
     }
-    let st;
     try {
-      st = fs.statSync(full);
+      const st = fs.statSync(f.full);
+      out += `${f.rel}:${st.size}:${st.mtimeMs};`;
     } catch {
-      continue;
+      out += `${f.rel}:gone;`;
     }
-    out += st.isDirectory() ? `${e.name}/(${statsUnder(full, withText)})` : `${e.name}:${st.size}:${st.mtimeMs};`;
   }
   return out;
 }
 
-/** When the fingerprint may have changed: the sizes and times of the library's files (≈ 200 stat calls, ≈ 1 ms; a
- * rebuild, `tsc --watch` under `npm start` or an edit by hand all show), of the generated globals and of
- * package-lock.json. Taken before each cell; the fingerprint is computed again when they change. */
+/** When the fingerprint may have changed: the sizes and times of the library's files (≈ 200 stat calls, ≈ 2 ms, most
+ * of a read-back cell; a rebuild, `tsc --watch` under `npm start` or an edit by hand all show), of the generated
+ * globals and of package-lock.json. Taken before each cell; the fingerprint is computed again when they change. */
 function stampsOf({ cwd, root }) {
   const globals = path.join(root, "node_modules", "@types", "l11-notebook-globals");
   let lock = "-";

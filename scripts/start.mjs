@@ -47,7 +47,7 @@ const { dir, lines } = prepareWorkspace({ edition, refresh });
 for (const line of lines) console.log(`start: ${line}`);
 
 // The copy's cells compiled ahead into the kernels' cell cache (scripts/cell-cache-fill.cjs), behind Jupyter's start:
-// the reader's first Run All reads them back (≈ 10 s of one core once after a change; ≈ 0.5 s when nothing changed).
+// the reader's first Run All reads them back (≈ 10 s of one core once after a change; ≈ 0.4 s when nothing changed).
 spawn(process.execPath, [path.join(ROOT, "scripts", "cell-cache-fill.cjs"), "--cwd", dir], { cwd: ROOT, stdio: "ignore" }).unref();
 
 // Keep build/lib in step with lib/ while Jupyter runs: edit a .ts file, then restart the kernel to load it.
